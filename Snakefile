@@ -1,0 +1,21 @@
+# The Entropic Bound for Transformers: reproduction workflow (table of contents only).
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/e3.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        rules.render_report.output,
+    default_target: True

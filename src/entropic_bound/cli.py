@@ -1,0 +1,119 @@
+"""Command-line entry points, one per workflow rule (``entropic-bound <command> ...``).
+
+Argument parsing only: each command calls one library function. Structured settings arrive as
+one JSON object (``--params``), which Snakemake renders from the validated config.
+Heavy imports (torch) happen inside the commands, so ``--help`` and cheap commands stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+
+
+def _setup(threads: int | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if threads:
+        import torch
+
+        torch.set_num_threads(threads)
+
+
+def cmd_make_data(a: argparse.Namespace) -> None:
+    from .data import write_dataset
+    from .teachers import TeacherSpec
+
+    write_dataset(TeacherSpec(**a.params), a.out)
+
+
+def cmd_train_grid(a: argparse.Namespace) -> None:
+    from .grid import GridTraining, train_dataset
+
+    params = dict(a.params)
+    device = params.pop("device", "cpu")
+    train_dataset(a.data, a.weights, a.metrics, GridTraining(**params), device=_device(device))
+
+
+def cmd_measure_grid(a: argparse.Namespace) -> None:
+    from .measure import measure_dataset
+
+    measure_dataset(a.data, a.weights, a.metrics, a.out, tol=a.params.get("tol", 1e-3))
+
+
+def cmd_aggregate_table3(a: argparse.Namespace) -> None:
+    from .atomic import write_parquet
+    from .tables import concat_cells, table3_summary, table3_sweep
+
+    cells = concat_cells(a.inputs)
+    write_parquet(a.cells, cells)
+    write_parquet(a.sweep, table3_sweep(cells))
+    write_parquet(a.summary, table3_summary(cells))
+
+
+def cmd_claims(a: argparse.Namespace) -> None:
+    from .claims import write_claims
+
+    write_claims(a.tables, a.out)
+
+
+def cmd_render_report(a: argparse.Namespace) -> None:
+    from .report import render_report
+
+    render_report(a.tables, a.claims, a.templates, a.markdown, a.html, a.params)
+
+
+def _device(name: str) -> str:
+    if name != "auto":
+        return name
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _json(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise argparse.ArgumentTypeError(f"--params is not valid JSON: {err}") from err
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("--params must be a JSON object")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="entropic-bound", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def add(name: str, func, *args: tuple[str, dict]) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name)
+        sp.set_defaults(func=func)
+        sp.add_argument("--params", type=_json, default={}, help="settings as a JSON object")
+        sp.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
+        for flag, kw in args:
+            sp.add_argument(flag, **kw)
+        return sp
+
+    req = {"required": True}
+    add("make-data", cmd_make_data, ("--out", req))
+    add("train-grid", cmd_train_grid, ("--data", req), ("--weights", req), ("--metrics", req))
+    add("measure-grid", cmd_measure_grid, ("--data", req), ("--weights", req),
+        ("--metrics", req), ("--out", req))
+    add("aggregate-table3", cmd_aggregate_table3, ("--inputs", {"nargs": "+", **req}),
+        ("--cells", req), ("--sweep", req), ("--summary", req))
+    add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
+    add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
+        ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req))
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    _setup(args.threads)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
