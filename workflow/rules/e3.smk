@@ -32,7 +32,7 @@ rule train_e3_cells:
     log:
         "logs/train_e3_cells/{teacher}/r{r_star}/s{seed}.log",
     benchmark:
-        "benchmarks/train_e3_cells/{teacher}/r{r_star}/s{seed}.tsv"
+        "results/benchmarks/train_e3_cells/{teacher}/r{r_star}/s{seed}.tsv"
     shell:
         "entropic-bound train-grid --threads {threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
