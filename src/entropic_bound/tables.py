@@ -4,7 +4,7 @@ Table 3 (SPEC E3) comes in three granularities, all long-format with documented 
 
 ``table3_cells``  one row per trained student (teacher, r_star, seed, role, r): loss, loss_test
                   [squared error per sample], excess, excess_test [same units, L - sigma^2 T d],
-                  seconds, and the learned kernel's reff, reff_energy, rstable, numerical_rank,
+                  and the learned kernel's reff, reff_energy, rstable, numerical_rank,
                   gd_rank, plus the teacher kernel's teacher_* measures.
 ``table3_sweep``  one row per (teacher, r_star, r) of the rank sweep: excess mean/std/min/max
                   over seeds, excess_test mean.
