@@ -11,7 +11,7 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/e3.smk"
+include: "workflow/rules/grid.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -128,6 +128,60 @@ CLAIMS: list[Claim] = [
 ]
 
 
+E5_TEACHER = {"sharp": 3.571, "power_law": 2.435, "flat": 4.000}
+E5_RECOVERED = {"sharp": 3.57, "power_law": 2.44, "flat": 4.00}
+
+
+def _spectrum_row(t5: pd.DataFrame, spectrum: str) -> pd.Series | None:
+    rows = t5[t5["spectrum"] == spectrum]
+    return None if rows.empty else rows.iloc[0]
+
+
+def _e5_teacher(spectrum: str) -> Callable[[pd.DataFrame], Outcome]:
+    def evaluate(t5: pd.DataFrame) -> Outcome:
+        row = _spectrum_row(t5, spectrum)
+        if row is None:
+            return "-", NOT_RUN
+        value = float(row["teacher_reff_energy"])
+        ok = abs(value - E5_TEACHER[spectrum]) < 5e-4
+        return f"{value:.3f}", REPRODUCED if ok else NOT_REPRODUCED
+    return evaluate
+
+
+def _e5_recovered(spectrum: str) -> Callable[[pd.DataFrame], Outcome]:
+    def evaluate(t5: pd.DataFrame) -> Outcome:
+        row = _spectrum_row(t5, spectrum)
+        if row is None:
+            return "-", NOT_RUN
+        value = float(row["recovery_reff_energy"])
+        gap = abs(value - E5_RECOVERED[spectrum])
+        verdict = REPRODUCED if gap <= 0.05 else (PARTLY if gap <= 0.25 else NOT_REPRODUCED)
+        return f"{value:.3f} (teacher {float(row['teacher_reff_energy']):.3f})", verdict
+    return evaluate
+
+
+def _e5_achievability(t5: pd.DataFrame) -> Outcome:
+    hits, total = int(t5["achievability"].sum()), len(t5)
+    worst = float(t5["max_abs_excess_at_or_above"].max())
+    return f"{hits}/{total} spectra, max |excess| at r >= r* {worst:.3g}", \
+        fraction_verdict(hits, total)
+
+
+CLAIMS += [
+    *[Claim(f"E5.teacher_energy.{sp}", "E5", "App. D, Table 5",
+            f"teacher energy rank, {sp} spectrum (r* = 4)", f"{E5_TEACHER[sp]:.3f}",
+            "within 5e-4", "table5.teacher_reff_energy", _e5_teacher(sp))
+      for sp in E5_TEACHER],
+    *[Claim(f"E5.recovered_energy.{sp}", "E5", "App. D, Table 5",
+            f"recovered energy rank R~eff(K), {sp} spectrum", f"{E5_RECOVERED[sp]:.2f}",
+            "reproduced within 0.05, partly within 0.25", "table5.recovery_reff_energy",
+            _e5_recovered(sp)) for sp in E5_RECOVERED],
+    Claim("E5.achievability", "E5", "App. D, Table 5", "excess at r >= r* ~ 0 in all spectra",
+          "3/3", "|seed-mean excess(r)| < 0.01 floor for all r >= r*",
+          "table5.achievability", _e5_achievability),
+]
+
+
 def evaluate_claims(tables: Tables, claims: list[Claim] = CLAIMS) -> pd.DataFrame:
     """One row per claim: id, where, statement, published, rule, column, reproduced, verdict."""
     rows = []

@@ -43,14 +43,14 @@ def cmd_measure_grid(a: argparse.Namespace) -> None:
     measure_dataset(a.data, a.weights, a.metrics, a.out, tol=a.params.get("tol", 1e-3))
 
 
-def cmd_aggregate_table3(a: argparse.Namespace) -> None:
+def cmd_aggregate_grid(a: argparse.Namespace) -> None:
     from .atomic import write_parquet
-    from .tables import concat_cells, table3_summary, table3_sweep
+    from .tables import concat_cells, grid_summary, grid_sweep
 
     cells = concat_cells(a.inputs)
     write_parquet(a.cells, cells)
-    write_parquet(a.sweep, table3_sweep(cells))
-    write_parquet(a.summary, table3_summary(cells))
+    write_parquet(a.sweep, grid_sweep(cells))
+    write_parquet(a.summary, grid_summary(cells))
 
 
 def cmd_claims(a: argparse.Namespace) -> None:
@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("train-grid", cmd_train_grid, ("--data", req), ("--weights", req), ("--metrics", req))
     add("measure-grid", cmd_measure_grid, ("--data", req), ("--weights", req),
         ("--metrics", req), ("--out", req))
-    add("aggregate-table3", cmd_aggregate_table3, ("--inputs", {"nargs": "+", **req}),
+    add("aggregate-grid", cmd_aggregate_grid, ("--inputs", {"nargs": "+", **req}),
         ("--cells", req), ("--sweep", req), ("--summary", req))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),

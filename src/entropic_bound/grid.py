@@ -1,4 +1,4 @@
-"""The attention-native grid (Section 6, App. C; SPEC E3): one job trains every student of a
+"""Attention-native grids (SPEC E3, Table 3; E5, Table 5): one job trains every student of a
 dataset (measurement lives in :mod:`entropic_bound.measure`).
 
 Cell granularity: a job is one dataset (teacher, r*, seed) and trains its whole rank sweep
@@ -102,7 +102,8 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
                  loss_test - floor)
         weights.update({f"{st.role}_r{st.r}_{k}": v for k, v in params.items()})
         rows.append({
-            "teacher": spec.kind, "r_star": spec.r_star, "seed": spec.seed, "role": st.role,
+            "teacher": spec.kind, "spectrum": spec.spectrum, "r_star": spec.r_star,
+            "seed": spec.seed, "role": st.role,
             "r": st.r, "steps": st.steps, "loss": loss, "loss_test": loss_test,
             "excess": loss - floor, "excess_test": loss_test - floor, "noise_floor": floor,
             "trainer": cfg.trainer,

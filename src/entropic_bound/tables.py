@@ -1,15 +1,16 @@
 """Aggregation of per-cell measures into one tidy parquet per paper table.
 
-Table 3 (SPEC E3) comes in three granularities, all long-format with documented columns:
+The attention-native grids, Table 3 (SPEC E3) and Table 5 (E5), come in three granularities,
+all long-format with documented columns (``<t>`` is ``table3`` or ``table5``):
 
-``table3_cells``  one row per trained student (teacher, r_star, seed, role, r): loss, loss_test
-                  [squared error per sample], excess, excess_test [same units, L - sigma^2 T d],
-                  and the learned kernel's reff, reff_energy, rstable, numerical_rank,
-                  gd_rank, plus the teacher kernel's teacher_* measures.
-``table3_sweep``  one row per (teacher, r_star, r) of the rank sweep: excess mean/std/min/max
-                  over seeds, excess_test mean.
-``table3``        one row per (teacher, r_star): the verdicts of SPEC E3 and the numbers behind
-                  them (see :func:`table3_summary`).
+``<t>_cells``  one row per trained student (teacher, spectrum, r_star, seed, role, r): loss,
+               loss_test [squared error per sample], excess, excess_test [same units,
+               L - sigma^2 T d], and the learned kernel's reff, reff_energy, rstable,
+               numerical_rank, gd_rank, plus the teacher kernel's teacher_* measures.
+``<t>_sweep``  one row per (teacher, spectrum, r_star, r) of the rank sweep: excess
+               mean/std/min/max over seeds, excess_test mean.
+``<t>``        one row per (teacher, spectrum, r_star): the verdicts of SPEC E3 and the numbers
+               behind them (see :func:`grid_summary`).
 """
 
 from __future__ import annotations
@@ -36,12 +37,15 @@ def seed_cv(values: Iterable[float]) -> float:
 def concat_cells(paths: Iterable[str]) -> pd.DataFrame:
     frames = [pd.read_parquet(p) for p in paths]
     cells = pd.concat(frames, ignore_index=True)
-    return cells.sort_values(["teacher", "r_star", "seed", "role", "r"], ignore_index=True)
+    return cells.sort_values(GRID_KEYS + ["seed", "role", "r"], ignore_index=True)
 
 
-def table3_sweep(cells: pd.DataFrame) -> pd.DataFrame:
+GRID_KEYS = ["teacher", "spectrum", "r_star"]
+
+
+def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
     sweep = cells[cells["role"] == "sweep"]
-    g = sweep.groupby(["teacher", "r_star", "r"], sort=True)
+    g = sweep.groupby(GRID_KEYS + ["r"], sort=True)
     out = g["excess"].agg(excess_mean="mean", excess_std="std", excess_min="min",
                           excess_max="max").reset_index()
     out["excess_test_mean"] = g["excess_test"].mean().to_numpy()
@@ -50,8 +54,8 @@ def table3_sweep(cells: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def table3_summary(cells: pd.DataFrame) -> pd.DataFrame:
-    """Per (teacher, r*): deficiency, achievability and recovery verdicts (SPEC E3).
+def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
+    """Per (teacher, spectrum, r*): deficiency, achievability and recovery verdicts (SPEC E3).
 
     deficiency:    seed-mean excess(r) > 0.1 * floor for every r < r* (vacuous at r* = 1)
     achievability: |seed-mean excess(r)| < 0.01 * floor for every swept r >= r*
@@ -59,14 +63,15 @@ def table3_summary(cells: pd.DataFrame) -> pd.DataFrame:
                    |R~eff(K_hat) - R~eff(K*)| <= 0.05 R~eff(K*) (eq. 2)
     cv_seed:       CV over seeds of the recovery student's Reff(K_hat)
     """
-    sweep = table3_sweep(cells)
+    sweep = grid_sweep(cells)
     rec = cells[cells["role"] == "recovery"]
     rows = []
-    for (teacher, r_star), s in sweep.groupby(["teacher", "r_star"], sort=True):
+    for (teacher, spectrum, r_star), s in sweep.groupby(GRID_KEYS, sort=True):
         floor = float(s["noise_floor"].iloc[0])
         below = s[s["r"] < r_star]
         above = s[s["r"] >= r_star]
-        rr = rec[(rec["teacher"] == teacher) & (rec["r_star"] == r_star)]
+        rr = rec[(rec["teacher"] == teacher) & (rec["spectrum"] == spectrum)
+                 & (rec["r_star"] == r_star)]
         reff_mean = float(rr["reff"].mean())
         energy_mean = float(rr["reff_energy"].mean())
         teacher_energy = float(rr["teacher_reff_energy"].iloc[0])
@@ -76,7 +81,8 @@ def table3_summary(cells: pd.DataFrame) -> pd.DataFrame:
             return float(hit.iloc[0]) if len(hit) else float("nan")
 
         rows.append({
-            "teacher": teacher, "r_star": int(r_star), "n_seeds": int(s["n_seeds"].max()),
+            "teacher": teacher, "spectrum": spectrum, "r_star": int(r_star),
+            "n_seeds": int(s["n_seeds"].max()),
             "noise_floor": floor,
             "excess_r_star_minus_1": at(r_star - 1),
             "excess_r_star": at(r_star),

@@ -5,13 +5,18 @@ from snakemake.utils import validate
 # Fail before any job runs, naming the offending key; fills schema defaults.
 validate(config, schema="../schemas/config.schema.yaml")
 
-for _rs in config["e3"]["r_stars"]:
-    if _rs > config["e3"]["d"]:
-        raise ValueError(f"config e3.r_stars: r*={_rs} exceeds e3.d={config['e3']['d']}")
+for _exp in ("e3", "e5"):
+    for _rs in config[_exp]["r_stars"]:
+        if _rs > config[_exp]["d"]:
+            raise ValueError(f"config {_exp}.r_stars: r*={_rs} exceeds {_exp}.d="
+                             f"{config[_exp]['d']} (K* is d x d)")
 
 
 wildcard_constraints:
+    exp="e3|e5",
+    table="table3|table5",
     teacher="linear_qk|softmax_qk",
+    spectrum="sharp|power_law|flat",
     r_star=r"\d+",
     seed=r"\d+",
 
@@ -25,9 +30,3 @@ def lib(*modules):
 def as_json(obj):
     """A params value compared by repr (stable key order) and passed to the CLI as JSON."""
     return json.dumps(obj, sort_keys=True)
-
-
-def e3_datasets(pattern):
-    e3 = config["e3"]
-    return expand(pattern, teacher=e3["teachers"], r_star=sorted(e3["r_stars"]),
-                  seed=sorted(e3["seeds"]))

@@ -1,9 +1,7 @@
 # Claims and the rendered report.
 
-TABLES = [
-    rules.aggregate_table3.output.summary,
-    rules.aggregate_table3.output.sweep,
-]
+TABLES = expand(["results/tables/{table}.parquet", "results/tables/{table}_sweep.parquet"],
+                table=sorted(GRID_TABLES))
 
 
 rule evaluate_claims:
@@ -29,8 +27,8 @@ rule render_report:
         markdown="report/out/report.md",
         html=report("report/out/report.html", category="Report",
                     caption="../report/report.rst"),
-        figure=report("report/out/table3_excess.png", category="Table 3",
-                      caption="../report/table3.rst"),
+        figures=report(expand("report/out/{table}_excess.png", table=sorted(GRID_TABLES)),
+                       category="Figures", caption="../report/grid.rst"),
     params:
         protocol=as_json(config),
     log:

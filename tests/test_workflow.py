@@ -1,0 +1,90 @@
+"""The workflow through Snakemake itself: end-to-end quick DAG, caching, invalidation, config."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+from conftest import QUICK, planned_jobs, snakemake
+
+pytestmark = pytest.mark.slow
+
+
+def test_quick_dag_builds_tables_and_report(quick_run):
+    t3 = pd.read_parquet(quick_run / "results/tables/table3.parquet")
+    sweep = pd.read_parquet(quick_run / "results/tables/table3_sweep.parquet")
+    claims = pd.read_parquet(quick_run / "results/tables/claims.parquet")
+    assert set(t3["teacher"]) == {"linear_qk", "softmax_qk"}
+    assert sorted(t3["r_star"].unique()) == [1, 2]
+    floor = 0.05**2 * 8 * 8
+    assert t3["noise_floor"].eq(floor).all()
+    # Deficiency: below r* the excess is far above the floor (linear teacher, r* = 2, r = 1).
+    below = sweep.query("teacher == 'linear_qk' and r_star == 2 and r == 1")["excess_mean"]
+    assert float(below.iloc[0]) > 10 * floor
+    # Achievability: at and above r* the excess is small against the floor.
+    at = sweep.query("teacher == 'softmax_qk' and r_star == 2 and r >= 2")["excess_mean"]
+    assert (at.abs() < 0.1 * floor).all()
+    assert {"reproduced", "partly", "not reproduced", "not run"} >= set(claims["verdict"])
+    md = (quick_run / "report/out/report.md").read_text()
+    html = (quick_run / "report/out/report.html").read_text()
+    assert "Table 3" in md and "E3.recovery.linear_qk" in md
+    assert html.startswith("<!doctype html>") and "data:image/png;base64," in html
+
+
+def test_second_run_has_nothing_to_do(quick_run):
+    start = time.perf_counter()
+    out = snakemake(quick_run, *QUICK)
+    assert "Nothing to be done" in out.stdout + out.stderr
+    assert time.perf_counter() - start < 10
+
+
+def test_adding_an_r_star_schedules_only_its_cells(quick_run):
+    (quick_run / "more.yaml").write_text("e3:\n  r_stars: [1, 2, 3]\n")
+    jobs = planned_jobs(quick_run, *QUICK, "--configfile", "workflow/profiles/quick/quick.yaml",
+                        "more.yaml")
+    per_r_star = 2 * 2  # teachers x seeds of the quick profile
+    assert jobs == {"make_grid_data": per_r_star, "train_grid_cells": per_r_star,
+                    "measure_grid_cells": per_r_star, "aggregate_grid": 1,
+                    "evaluate_claims": 1, "render_report": 1, "all": 1}
+
+
+def test_editing_measurement_code_reruns_measures_not_training(quick_run):
+    path = quick_run / "src/entropic_bound/measure.py"
+    original = path.read_text()
+    try:
+        path.write_text(original + "\n# edited\n")
+        jobs = planned_jobs(quick_run, *QUICK)
+    finally:
+        path.write_text(original)
+    assert "train_grid_cells" not in jobs and "make_grid_data" not in jobs
+    assert jobs["measure_grid_cells"] == 8 + 3  # E3 (2x2x2) and E5 (3 spectra) datasets
+    assert jobs["aggregate_grid"] == 2 and jobs["render_report"] == 1
+
+
+def test_editing_the_report_template_reruns_only_the_report(quick_run):
+    path = quick_run / "report/templates/report.md.j2"
+    original = path.read_text()
+    try:
+        path.write_text(original + "\n")
+        jobs = planned_jobs(quick_run, *QUICK)
+    finally:
+        path.write_text(original)
+    assert jobs == {"render_report": 1, "all": 1}
+
+
+@pytest.mark.parametrize("override,key", [("e3:\n  n: 0\n", "n"),
+                                           ("e3:\n  teachers: [cubic_qk]\n", "teachers"),
+                                           ("e3:\n  r_stars: [40]\n", "r_stars")])
+def test_bad_config_fails_before_any_job_naming_the_key(quick_run, override, key):
+    (quick_run / "bad.yaml").write_text(override)
+    out = snakemake(quick_run, "-n", *QUICK, "--configfile",
+                    "workflow/profiles/quick/quick.yaml", "bad.yaml", check=False)
+    assert out.returncode != 0
+    assert key in out.stdout + out.stderr
+
+
+def test_paper_settings_dry_run_lists_the_full_e3_grid(quick_run):
+    jobs = planned_jobs(quick_run, "--workflow-profile", "none", "--cores", "2")
+    assert jobs["train_grid_cells"] == 2 * 6 * 5 + 3 * 5  # E3 + E5 datasets of config.yaml

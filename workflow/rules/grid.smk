@@ -1,0 +1,85 @@
+# Attention-native grids: E3 (Table 3) and E5 (Table 5). One dataset = (teacher, spectrum, r*,
+# seed) of one experiment; one training job per dataset trains its whole rank sweep and the
+# recovery student; one measurement job per dataset.
+
+GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
+
+
+def grid_datasets(exp, pattern):
+    c = config[exp]
+    return expand(pattern, exp=exp, teacher=c["teachers"], spectrum=c["spectra"],
+                  r_star=sorted(c["r_stars"]), seed=sorted(c["seeds"]))
+
+
+rule make_grid_data:
+    input:
+        code=lib("teachers", "data", "atomic"),
+    output:
+        "results/data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
+    params:
+        spec=lambda wc: as_json({
+            "kind": wc.teacher, "spectrum": wc.spectrum, "r_star": int(wc.r_star),
+            "seed": int(wc.seed), **{k: config[wc.exp][k] for k in ("T", "d", "n", "sigma")},
+        }),
+    log:
+        "logs/make_grid_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    shell:
+        "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
+
+
+rule train_grid_cells:
+    input:
+        data=rules.make_grid_data.output[0],
+        code=lib("grid", "fast", "students", "train", "data", "teachers", "atomic"),
+    output:
+        weights="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
+        metrics="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.metrics.parquet",
+    params:
+        train=lambda wc: as_json({**config[wc.exp]["train"], "device": config["device"]}),
+    threads: config["threads_per_job"]
+    resources:
+        gpu=1 if config["device"] == "cuda" else 0,
+    log:
+        "logs/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
+    shell:
+        "entropic-bound train-grid --threads {threads} --params {params.train:q}"
+        " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
+        " > {log} 2>&1"
+
+
+rule measure_grid_cells:
+    input:
+        data=rules.make_grid_data.output[0],
+        weights=rules.train_grid_cells.output.weights,
+        metrics=rules.train_grid_cells.output.metrics,
+        code=lib("measure", "spectra", "data", "teachers", "atomic"),
+    output:
+        "results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
+    params:
+        measure=as_json({"tol": config["spectra"]["tol"]}),
+    log:
+        "logs/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    shell:
+        "entropic-bound measure-grid --params {params.measure:q} --data {input.data}"
+        " --weights {input.weights} --metrics {input.metrics} --out {output} > {log} 2>&1"
+
+
+rule aggregate_grid:
+    input:
+        measures=lambda wc: grid_datasets(GRID_TABLES[wc.table],
+                                          rules.measure_grid_cells.output[0]),
+        code=lib("tables", "atomic"),
+    output:
+        cells=report("results/tables/{table}_cells.parquet", category="Tables",
+                     caption="../report/grid.rst"),
+        sweep=report("results/tables/{table}_sweep.parquet", category="Tables",
+                     caption="../report/grid.rst"),
+        summary=report("results/tables/{table}.parquet", category="Tables",
+                       caption="../report/grid.rst"),
+    log:
+        "logs/aggregate_grid/{table}.log",
+    shell:
+        "entropic-bound aggregate-grid --inputs {input.measures} --cells {output.cells}"
+        " --sweep {output.sweep} --summary {output.summary} > {log} 2>&1"
