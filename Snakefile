@@ -12,6 +12,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/grid.smk"
+include: "workflow/rules/fixed.smk"
 include: "workflow/rules/report.smk"
 
 

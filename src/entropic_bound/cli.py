@@ -53,6 +53,52 @@ def cmd_aggregate_grid(a: argparse.Namespace) -> None:
     write_parquet(a.summary, grid_summary(cells))
 
 
+def cmd_train_fixed(a: argparse.Namespace) -> None:
+    from .fixed_task import FixedTraining, train_fixed
+
+    params = dict(a.params)
+    device = _device(params.pop("device", "cpu"))
+    if "classes" in params:
+        params["classes"] = tuple(params["classes"])
+    train_fixed(params.pop("experiment"), a.data, a.weights, a.metrics, FixedTraining(**params),
+                device=device)
+
+
+def cmd_measure_fixed(a: argparse.Namespace) -> None:
+    from .fixed_measure import measure_fixed
+
+    measure_fixed(a.data, a.weights, a.metrics, a.out, tol=a.params.get("tol", 1e-3))
+
+
+def cmd_estimate_fixed(a: argparse.Namespace) -> None:
+    from .estimators import estimate_fixed
+
+    estimate_fixed(a.data, a.out, tol=a.params.get("tol", 1e-3))
+
+
+def cmd_aggregate_table1(a: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from .atomic import write_parquet
+    from .tables import table1
+
+    cells = pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True)
+    estimates = pd.concat([pd.read_parquet(p) for p in a.estimates], ignore_index=True)
+    sweep, summary = table1(cells, estimates)
+    write_parquet(a.sweep, sweep)
+    write_parquet(a.summary, summary)
+
+
+def cmd_aggregate_table2(a: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from .atomic import write_parquet
+    from .tables import table2
+
+    cells = pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True)
+    write_parquet(a.summary, table2(cells))
+
+
 def cmd_claims(a: argparse.Namespace) -> None:
     from .claims import write_claims
 
@@ -103,6 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
         ("--metrics", req), ("--out", req))
     add("aggregate-grid", cmd_aggregate_grid, ("--inputs", {"nargs": "+", **req}),
         ("--cells", req), ("--sweep", req), ("--summary", req))
+    add("train-fixed", cmd_train_fixed, ("--data", req), ("--weights", req), ("--metrics", req))
+    add("measure-fixed", cmd_measure_fixed, ("--data", req), ("--weights", req),
+        ("--metrics", req), ("--out", req))
+    add("estimate-fixed", cmd_estimate_fixed, ("--data", req), ("--out", req))
+    add("aggregate-table1", cmd_aggregate_table1, ("--inputs", {"nargs": "+", **req}),
+        ("--estimates", {"nargs": "+", **req}), ("--sweep", req), ("--summary", req))
+    add("aggregate-table2", cmd_aggregate_table2, ("--inputs", {"nargs": "+", **req}),
+        ("--summary", req))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
         ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req))

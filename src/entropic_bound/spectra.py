@@ -18,6 +18,7 @@ __all__ = [
     "gavish_donoho_rank",
     "mp_correct",
     "measures",
+    "reff_stack",
 ]
 
 
@@ -120,3 +121,13 @@ def measures(m: np.ndarray, tol: float = 1e-3) -> dict[str, float]:
         "numerical_rank": _numerical_rank(s, tol),
         "gd_rank": _gavish_donoho_rank(s, np.shape(m)),
     }
+
+
+def reff_stack(ms: np.ndarray, energy: bool = False) -> np.ndarray:
+    """Reff (eq. 1) or, with ``energy``, R~eff (eq. 2) of each matrix of a stack (..., p, q)."""
+    s = np.linalg.svd(np.asarray(ms, dtype=np.float64), compute_uv=False)
+    w = s**2 if energy else s
+    total = w.sum(axis=-1, keepdims=True)
+    p = np.divide(w, total, out=np.zeros_like(w), where=total > 0)
+    plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+    return np.where(total[..., 0] > 0, np.exp(-plogp.sum(axis=-1)), 0.0)

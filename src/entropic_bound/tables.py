@@ -105,3 +105,54 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows)
     out["recovery"] = out["recovery_round"] & out["recovery_energy"]
     return out
+
+
+def table1(cells: pd.DataFrame, estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 1 (SPEC E1): the sweep per r, and a long summary of the published quantities.
+
+    ``table1_sweep``: r, excess mean/std over seeds, held-out excess mean, the exact
+    Eckart-Young excess and the Theorem 5 bound (seed means).
+    ``table1``: one row per quantity (excess at r = 1, 2, 3; max |excess| above r*; raw and
+    MP-corrected Reff of the over-parameterised A; data-only ranks) with mean, std, min, max
+    over seeds.
+    """
+    sweep = cells[cells["role"] == "sweep"]
+    g = sweep.groupby("r", sort=True)
+    per_r = g.agg(excess_mean=("excess", "mean"), excess_std=("excess", "std"),
+                  excess_test_mean=("excess_test", "mean"),
+                  eckart_young=("eckart_young", "mean"),
+                  theorem5_bound=("theorem5_bound", "mean"),
+                  n_seeds=("seed", "nunique")).reset_index()
+    r_star = int(estimates["r_star"].iloc[0])
+    per_seed: dict[str, pd.Series] = {
+        f"excess_r{r}": sweep[sweep["r"] == r].set_index("seed")["excess"]
+        for r in sorted(sweep["r"].unique())}
+    above = sweep[sweep["r"] > r_star].groupby("seed")["excess"].apply(lambda e: e.abs().max())
+    per_seed["max_abs_excess_above_r_star"] = above
+    rec = cells[cells["role"] == "recovery"].set_index("seed")
+    per_seed["recovery_reff"] = rec["op_reff"]
+    per_seed["recovery_reff_mp"] = rec["op_reff_mp"]
+    per_seed["recovery_reff_energy"] = rec["op_reff_energy"]
+    for (name, col), grp in estimates.melt(
+            id_vars=["seed", "estimator"], value_vars=["numerical_rank", "gd_rank"]).groupby(
+            ["estimator", "variable"]):
+        per_seed[f"dataonly_{name}_{col}"] = grp.set_index("seed")["value"].astype(float)
+    per_seed["noise_floor"] = cells.groupby("seed")["noise_floor"].first()
+    rows = [{"quantity": k, "mean": float(v.mean()), "std": float(v.std(ddof=1)),
+             "min": float(v.min()), "max": float(v.max()), "n_seeds": int(v.size)}
+            for k, v in per_seed.items()]
+    return per_r, pd.DataFrame(rows)
+
+
+def table2(cells: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 (SPEC E2): per ladder class, the excess at r = r* and the realized-operator
+    measures of the over-parameterised student (seed means; ``*_std`` over seeds)."""
+    at = cells[cells["role"] == "at_r_star"].groupby("class")
+    over = cells[cells["role"] == "overparam"].groupby("class")
+    out = at.agg(excess_at_r_star=("excess", "mean"), excess_at_r_star_std=("excess", "std"),
+                 excess_test_at_r_star=("excess_test", "mean"),
+                 noise_floor=("noise_floor", "first"), n_seeds=("seed", "nunique"))
+    measures = ["excess", "op_reff", "op_reff_energy", "op_reff_mp", "mix_mean_reff",
+                "mix_mean_reff_energy", "mix_input_reff", "mix_input_reff_energy"]
+    over_means = over[measures].mean().add_prefix("overparam_")
+    return out.join(over_means).reset_index()

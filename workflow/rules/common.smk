@@ -10,10 +10,15 @@ for _exp in ("e3", "e5"):
         if _rs > config[_exp]["d"]:
             raise ValueError(f"config {_exp}.r_stars: r*={_rs} exceeds {_exp}.d="
                              f"{config[_exp]['d']} (K* is d x d)")
+for _exp in ("e1", "e2"):
+    if not 1 <= config[_exp]["r_star"] <= config[_exp]["T"]:
+        raise ValueError(f"config {_exp}.r_star={config[_exp]['r_star']} must lie in "
+                         f"[1, {_exp}.T={config[_exp]['T']}] (A* is T x T)")
 
 
 wildcard_constraints:
     exp="e3|e5",
+    fexp="e1|e2",
     table="table3|table5",
     teacher="linear_qk|softmax_qk",
     spectrum="sharp|power_law|flat",

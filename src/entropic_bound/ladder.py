@@ -1,0 +1,84 @@
+"""The interpolation ladder (Section 5; SPEC E2) and the linear surrogate (Section 4; E1):
+student classes for the fixed-operator task Y = A* X V* + E, one forward per class.
+
+  B0   Y_hat = A X V,  A = P Q^T,  P, Q in R^{T x r}                       (linear surrogate)
+  B1   Y_hat = (X W_Q)(X W_K)^T X V / sqrt(d),  W_Q, W_K in R^{d x r}       (QK, no softmax)
+  B1c  Y_hat = X K X^T X V / sqrt(d),  K in R^{d x d} unconstrained           (full-rank control)
+  B2   Y_hat = softmax_row((X W_Q)(X W_K)^T / sqrt(d)) X V
+  B3   pre-LN block: H = X + softmax_row(Z W_Q W_K^T Z^T / sqrt(d)) Z V, Z = LN_1(X);
+       Y_hat = H + W_2^T GELU(W_1^T LN_2(H) + b_1) + b_2, FFN hidden width 4d
+
+Every class exposes its token mixer M(X) (T x T per input) and its static operator (A for B0,
+the kernel W_Q W_K^T or K otherwise), which the realized-operator measures of Table 2 use.
+Initialisation follows SPEC section 1: a factor in R^{a x b} is N(0, 1/a); LayerNorm gains 1,
+biases 0; the rank factors (P, Q, W_Q, W_K, K) are multiplied by ``init_scale``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .students import init_factor, qk_forward
+
+CLASSES = ("B0", "B1", "B1c", "B2", "B3")
+RANKED = {"B0", "B1", "B2", "B3"}  # classes with a rank parameter (B1c is full rank)
+
+
+def init_params(cls: str, T: int, d: int, r: int, seed: int, role: int,
+                init_scale: float = 1.0) -> dict[str, np.ndarray]:
+    """Initial parameters (float64) of one student, from a stream keyed by (seed, class, r,
+    role)."""
+    if cls not in CLASSES:
+        raise ValueError(f"unknown ladder class {cls!r}; expected one of {CLASSES}")
+    rng = np.random.default_rng(np.random.SeedSequence([seed, CLASSES.index(cls), r, role, 104729]))
+    if cls == "B0":
+        return {"P": init_factor(rng, T, r, init_scale), "Q": init_factor(rng, T, r, init_scale),
+                "V": init_factor(rng, d, d)}
+    if cls == "B1c":
+        return {"K": init_factor(rng, d, d, init_scale), "V": init_factor(rng, d, d)}
+    p = {"WQ": init_factor(rng, d, r, init_scale), "WK": init_factor(rng, d, r, init_scale),
+         "V": init_factor(rng, d, d)}
+    if cls == "B3":
+        p.update({"ln1_g": np.ones(d), "ln1_b": np.zeros(d), "ln2_g": np.ones(d),
+                  "ln2_b": np.zeros(d), "W1": init_factor(rng, d, 4 * d), "b1": np.zeros(4 * d),
+                  "W2": init_factor(rng, 4 * d, d), "b2": np.zeros(d)})
+    return p
+
+
+def _layer_norm(x: torch.Tensor, g: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return F.layer_norm(x, (x.shape[-1],), g, b, eps=1e-5)
+
+
+def mixer(cls: str, x: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Token mixer M(X) of each input, shape (n, T, T) (B0: A broadcast over inputs)."""
+    n, T, d = x.shape
+    if cls == "B0":
+        return (p["P"] @ p["Q"].T).expand(n, T, T)
+    if cls == "B3":
+        x = _layer_norm(x, p["ln1_g"], p["ln1_b"])
+    k = p["K"] if cls == "B1c" else p["WQ"] @ p["WK"].T
+    scores = x @ k @ x.transpose(-1, -2) / math.sqrt(d)
+    return scores if cls in ("B1", "B1c") else torch.softmax(scores, dim=-1)
+
+
+def static_operator(cls: str, p: dict[str, np.ndarray]) -> np.ndarray:
+    """A = P Q^T for B0; the query-key kernel (W_Q W_K^T, or K for B1c) otherwise."""
+    if cls == "B0":
+        return p["P"] @ p["Q"].T
+    return p["K"] if cls == "B1c" else p["WQ"] @ p["WK"].T
+
+
+def forward(cls: str, x: torch.Tensor, **p: torch.Tensor) -> torch.Tensor:
+    """Y_hat of class ``cls`` for inputs x of shape (n, T, d)."""
+    if cls in ("B1", "B2"):
+        return qk_forward("linear_qk" if cls == "B1" else "softmax_qk", x, p["WQ"], p["WK"], p["V"])
+    if cls in ("B0", "B1c"):
+        return mixer(cls, x, p) @ x @ p["V"]
+    z = _layer_norm(x, p["ln1_g"], p["ln1_b"])
+    h = x + mixer(cls, x, p) @ z @ p["V"]
+    hidden = F.gelu(_layer_norm(h, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"])
+    return h + hidden @ p["W2"] + p["b2"]

@@ -1,0 +1,111 @@
+# Fixed-operator task: E1 (linear surrogate, Table 1) and E2 (interpolation ladder, Table 2).
+# One dataset per (experiment, seed); one training job trains all of its students.
+
+
+def fixed_datasets(exp, pattern):
+    return expand(pattern, fexp=exp, seed=sorted(config[exp]["seeds"]))
+
+
+rule make_fixed_data:
+    input:
+        code=lib("teachers", "data", "atomic"),
+    output:
+        "results/data/{fexp}/s{seed}.npz",
+    params:
+        spec=lambda wc: as_json({
+            "kind": "fixed_operator", "spectrum": "sharp", "seed": int(wc.seed),
+            **{k: config[wc.fexp][k] for k in ("T", "d", "r_star", "n", "sigma")},
+        }),
+    log:
+        "logs/make_fixed_data/{fexp}/s{seed}.log",
+    shell:
+        "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
+
+
+rule train_fixed_cells:
+    input:
+        data=rules.make_fixed_data.output[0],
+        code=lib("fixed_task", "ladder", "students", "train", "data", "teachers", "atomic"),
+    output:
+        weights="results/cells/{fexp}/s{seed}.npz",
+        metrics="results/cells/{fexp}/s{seed}.metrics.parquet",
+    params:
+        train=lambda wc: as_json({**config[wc.fexp]["train"], "experiment": wc.fexp,
+                                  "device": config["device"]}),
+    threads: config["threads_per_job"]
+    resources:
+        gpu=1 if config["device"] == "cuda" else 0,
+    log:
+        "logs/train_fixed_cells/{fexp}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/train_fixed_cells/{fexp}/s{seed}.tsv"
+    shell:
+        "entropic-bound train-fixed --threads {threads} --params {params.train:q}"
+        " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
+        " > {log} 2>&1"
+
+
+rule measure_fixed_cells:
+    input:
+        data=rules.make_fixed_data.output[0],
+        weights=rules.train_fixed_cells.output.weights,
+        metrics=rules.train_fixed_cells.output.metrics,
+        code=lib("fixed_measure", "fixed_task", "ladder", "spectra", "data", "atomic"),
+    output:
+        "results/measures/{fexp}/s{seed}.parquet",
+    params:
+        measure=as_json({"tol": config["spectra"]["tol"]}),
+    threads: 1
+    log:
+        "logs/measure_fixed_cells/{fexp}/s{seed}.log",
+    shell:
+        "entropic-bound measure-fixed --threads 1 --params {params.measure:q}"
+        " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
+        " --out {output} > {log} 2>&1"
+
+
+rule estimate_e1_data:
+    input:
+        data="results/data/e1/s{seed}.npz",
+        code=lib("estimators", "spectra", "data", "atomic"),
+    output:
+        "results/estimates/e1/s{seed}.parquet",
+    params:
+        measure=as_json({"tol": config["spectra"]["tol"]}),
+    log:
+        "logs/estimate_e1_data/s{seed}.log",
+    shell:
+        "entropic-bound estimate-fixed --params {params.measure:q} --data {input.data}"
+        " --out {output} > {log} 2>&1"
+
+
+rule aggregate_table1:
+    input:
+        measures=fixed_datasets("e1", rules.measure_fixed_cells.output[0]),
+        estimates=expand(rules.estimate_e1_data.output[0], seed=sorted(config["e1"]["seeds"])),
+        code=lib("tables", "atomic"),
+    output:
+        sweep=report("results/tables/table1_sweep.parquet", category="Tables",
+                     caption="../report/fixed.rst"),
+        summary=report("results/tables/table1.parquet", category="Tables",
+                       caption="../report/fixed.rst"),
+    log:
+        "logs/aggregate_table1.log",
+    shell:
+        "entropic-bound aggregate-table1 --inputs {input.measures}"
+        " --estimates {input.estimates} --sweep {output.sweep} --summary {output.summary}"
+        " > {log} 2>&1"
+
+
+rule aggregate_table2:
+    input:
+        measures=fixed_datasets("e2", rules.measure_fixed_cells.output[0]),
+        code=lib("tables", "atomic"),
+    output:
+        summary=report("results/tables/table2.parquet", category="Tables",
+                       caption="../report/fixed.rst"),
+    log:
+        "logs/aggregate_table2.log",
+    shell:
+        "entropic-bound aggregate-table2 --inputs {input.measures} --summary {output.summary}"
+        " > {log} 2>&1"
