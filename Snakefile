@@ -13,6 +13,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/grid.smk"
 include: "workflow/rules/fixed.smk"
+include: "workflow/rules/predict.smk"
 include: "workflow/rules/report.smk"
 
 

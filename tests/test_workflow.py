@@ -27,6 +27,17 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     at = sweep.query("teacher == 'softmax_qk' and r_star == 2 and r >= 2")["excess_mean"]
     assert (at.abs() < 0.1 * floor).all()
     assert {"reproduced", "partly", "not reproduced", "not run"} >= set(claims["verdict"])
+    # Table 1: the rank-1 excess is positive and tracks the exact Eckart-Young value.
+    t1 = pd.read_parquet(quick_run / "results/tables/table1_sweep.parquet").set_index("r")
+    assert t1.loc[1, "excess_mean"] == pytest.approx(t1.loc[1, "eckart_young"], rel=0.3)
+    assert t1.loc[1, "theorem5_bound"] <= t1.loc[1, "eckart_young"]
+    # Table 2: every ladder class is there; B0 reaches the floor, B1 does not.
+    t2 = pd.read_parquet(quick_run / "results/tables/table2.parquet").set_index("class")
+    assert list(t2.index) == ["B0", "B1", "B1c", "B2", "B3"]
+    assert abs(t2.loc["B0", "excess_at_r_star"]) < 0.1 * t2.loc["B1", "excess_at_r_star"]
+    # Table 5: three spectra with their teacher energy ranks.
+    t5 = pd.read_parquet(quick_run / "results/tables/table5.parquet").set_index("spectrum")
+    assert t5.loc["flat", "teacher_reff_energy"] == pytest.approx(4.0, abs=1e-6)
     md = (quick_run / "report/out/report.md").read_text()
     html = (quick_run / "report/out/report.html").read_text()
     assert "Table 3" in md and "E3.recovery.linear_qk" in md
@@ -60,6 +71,7 @@ def test_editing_measurement_code_reruns_measures_not_training(quick_run):
         path.write_text(original)
     assert "train_grid_cells" not in jobs and "make_grid_data" not in jobs
     assert jobs["measure_grid_cells"] == 8 + 3  # E3 (2x2x2) and E5 (3 spectra) datasets
+    assert "measure_fixed_cells" not in jobs  # E1/E2 measures live in fixed_measure.py
     assert jobs["aggregate_grid"] == 2 and jobs["render_report"] == 1
 
 
@@ -88,3 +100,4 @@ def test_bad_config_fails_before_any_job_naming_the_key(quick_run, override, key
 def test_paper_settings_dry_run_lists_the_full_e3_grid(quick_run):
     jobs = planned_jobs(quick_run, "--workflow-profile", "none", "--cores", "2")
     assert jobs["train_grid_cells"] == 2 * 6 * 5 + 3 * 5  # E3 + E5 datasets of config.yaml
+    assert jobs["train_fixed_cells"] == 5 + 5  # E1 and E2 seeds

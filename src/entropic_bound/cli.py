@@ -99,6 +99,23 @@ def cmd_aggregate_table2(a: argparse.Namespace) -> None:
     write_parquet(a.summary, table2(cells))
 
 
+def cmd_estimate_e4(a: argparse.Namespace) -> None:
+    from .estimators import predictability
+
+    predictability(a.data, a.out, **a.params)
+
+
+def cmd_aggregate_table4(a: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from .atomic import write_parquet
+    from .tables import table4
+
+    pred, scores = table4(pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True))
+    write_parquet(a.summary, pred)
+    write_parquet(a.scores, scores)
+
+
 def cmd_claims(a: argparse.Namespace) -> None:
     from .claims import write_claims
 
@@ -157,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
         ("--estimates", {"nargs": "+", **req}), ("--sweep", req), ("--summary", req))
     add("aggregate-table2", cmd_aggregate_table2, ("--inputs", {"nargs": "+", **req}),
         ("--summary", req))
+    add("estimate-e4", cmd_estimate_e4, ("--data", req), ("--out", req))
+    add("aggregate-table4", cmd_aggregate_table4, ("--inputs", {"nargs": "+", **req}),
+        ("--summary", req), ("--scores", req))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
         ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req))

@@ -10,6 +10,7 @@ import pandas as pd
 from . import spectra
 from .atomic import write_parquet
 from .data import load_arrays, load_spec
+from .teachers import softmax_rows
 
 
 def fixed_operator_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -54,5 +55,169 @@ def estimate_fixed(data_path: str, out: str, tol: float = 1e-3) -> pd.DataFrame:
         rows.append({"seed": spec.seed, "r_star": spec.r_star, "estimator": name,
                      **spectra.measures(est, tol)})
     frame = pd.DataFrame(rows)
+    write_parquet(out, frame)
+    return frame
+
+
+# --- E4: data-only predictability of the attention kernel (SPEC E4, Table 4) ---------------
+
+
+def bilinear_lstsq(x: np.ndarray, z: np.ndarray, t: np.ndarray, w: np.ndarray | None = None,
+                   center_rows: bool = False, chunk: int = 500) -> np.ndarray:
+    """K minimising sum_{n,i,j} w_nij (x_ni^T K z_nj - t_nij)^2, shapes x (n, I, d),
+    z (n, J, d), t and w (n, I, J); w = None means 1.
+
+    With ``center_rows`` each row i carries a free offset c_ni (the softmax normaliser
+    logsumexp_j S_nij), profiled out exactly: z_nj and t_nij are replaced by their deviations
+    from the w-weighted row means. The normal equations are assembled without forming the
+    n I J x d^2 design: sum_{n,i} (x_ni x_ni^T) kron H_ni with H_ni = sum_j w_nij z~ z~^T.
+    Unweighted, H_ni = Z~_n^T Z~_n does not depend on i and the sum is sum_n G_n kron H_n
+    (one d^2 x n x d^2 GEMM); weighted, it is one d^2 x nI x d^2 GEMM per chunk.
+    """
+    n, _, d = x.shape
+    gram = np.zeros((d * d, d * d))
+    rhs = np.zeros((d, d))
+    for lo in range(0, n, chunk):
+        xc = np.asarray(x[lo:lo + chunk], dtype=np.float64)
+        zc = np.asarray(z[lo:lo + chunk], dtype=np.float64)
+        tc = np.asarray(t[lo:lo + chunk], dtype=np.float64)
+        if w is None:
+            if center_rows:  # the unweighted row mean is the same for every row i
+                zc = zc - zc.mean(axis=1, keepdims=True)
+                tc = tc - tc.mean(axis=-1, keepdims=True)
+            left = np.einsum("nia,nib->nab", xc, xc)  # G_n = X_n^T X_n
+            right = np.einsum("nja,njb->nab", zc, zc)  # H_n = Z~_n^T Z~_n
+            rows = xc.shape[0]
+        else:
+            wc = np.asarray(w[lo:lo + chunk], dtype=np.float64)
+            wz = wc[..., None] * zc[:, None, :, :]  # (n, I, J, d)
+            right = wz.transpose(0, 1, 3, 2) @ zc[:, None]  # sum_j w z z^T per row (n, I, d, d)
+            if center_rows:
+                wsum = wc.sum(axis=-1)  # (n, I)
+                zbar = np.einsum("nij,njc->nic", wc, zc) / wsum[..., None]
+                tc = tc - (wc * tc).sum(-1, keepdims=True) / wsum[..., None]
+                right -= wsum[..., None, None] * np.einsum("nic,nie->nice", zbar, zbar)
+            tc = wc * tc  # the centred t has zero weighted row mean, so z needs no centring
+            left = np.einsum("nia,nib->niab", xc, xc)
+            rows = xc.shape[0] * xc.shape[1]
+        g4 = (left.reshape(rows, d * d).T @ right.reshape(rows, d * d)).reshape(d, d, d, d)
+        gram += g4.transpose(0, 2, 1, 3).reshape(d * d, d * d)  # [a,b,c,e] -> [(a,c),(b,e)]
+        rhs += (xc.transpose(0, 2, 1) @ tc @ zc).sum(axis=0)  # sum_n X_n^T T_n Z_n
+    ridge = 1e-10 * np.trace(gram) / (d * d)  # guards exact rank deficiency only
+    return np.linalg.solve(gram + ridge * np.eye(d * d), rhs.reshape(-1)).reshape(d, d)
+
+
+def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """M_hat_n = (Y_n V^{-1}) X_n^T (X_n X_n^T)^{-1} (SPEC E4, V known; needs T <= d)."""
+    x = np.asarray(x, dtype=np.float64)
+    n, T, d = x.shape
+    if T > d:
+        raise ValueError(f"recovering M_n needs T <= d (X_n X_n^T invertible), got T={T}, d={d}")
+    z = np.asarray(y, dtype=np.float64) @ np.linalg.pinv(v)
+    xxt = x @ x.transpose(0, 2, 1)
+    return np.linalg.solve(xxt, x @ z.transpose(0, 2, 1)).transpose(0, 2, 1)
+
+
+def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float = 1e-6,
+                       weighted: bool = False) -> np.ndarray:
+    """K_hat from recovered mixers (S = X K X^T / sqrt(d)).
+
+    linear_qk:  least squares on M_hat_n = X_n K X_n^T / sqrt(d).
+    softmax_qk: regress the row-centred log(max(M_hat, eps)) on the row-centred scores (the
+                paper's log-inversion). With ``weighted``, each entry is weighted by the inverse
+                of its delta-method variance, Var[log M_hat] ~ Var[M_hat] / M^2, i.e. by
+                max(M_hat, eps)^2, so that tiny (noise-dominated) probabilities, whose logs are
+                the outliers, barely count; the row offsets are profiled with the same weights.
+    """
+    d = x.shape[-1]
+    if kind == "linear_qk":
+        return bilinear_lstsq(x, x, np.sqrt(d) * m_hat)
+    clipped = np.maximum(m_hat, eps)
+    w = clipped**2 if weighted else None
+    return bilinear_lstsq(x, x, np.sqrt(d) * np.log(clipped), w=w, center_rows=True)
+
+
+def soft_threshold(k: np.ndarray, fraction: float) -> np.ndarray:
+    """Singular-value soft-thresholding at ``fraction`` * sigma_1 (the proximal map of the
+    nuclear norm, with the threshold relative so that it is scale-free)."""
+    u, s, vt = np.linalg.svd(k)
+    return (u * np.maximum(s - fraction * s[0], 0.0)) @ vt
+
+
+def _mixers(kind: str, x: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """M_K(X_n) of eq. 9 as batched matmuls (the teacher's einsum is exact but slow here)."""
+    scores = (x @ k) @ x.transpose(0, 2, 1) / np.sqrt(x.shape[-1])
+    return scores if kind == "linear_qk" else softmax_rows(scores)
+
+
+def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int = 20,
+               shrinkage: float = 0.0, eps: float = 1e-6) -> tuple[np.ndarray, list[float]]:
+    """V unknown: alternate least squares over (K, V) (SPEC E4), from V = I.
+
+    V-step: V = argmin sum_n ||M_K(X_n) X_n V - Y_n||^2 (exact least squares).
+    K-step, linear: Y_n = X_n K B_n with B_n = X_n^T X_n V / sqrt(d): exact least squares.
+    K-step, softmax: log-inversion of the mixers recovered with the current V (M_hat_n from
+    Y_n V^+), as in :func:`kernel_from_mixers`.
+    With ``shrinkage`` > 0 the K-step is followed by singular-value soft-thresholding
+    (nuclear-norm shrinkage) at shrinkage * sigma_1. Returns K and the objective after each
+    iteration, mean_n ||M_K(X_n) X_n V - Y_n||^2.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n, T, d = x.shape
+    v = np.eye(d)
+    history = []
+    for _ in range(iterations):
+        if kind == "linear_qk":
+            b = (x.transpose(0, 2, 1) @ x @ v) / np.sqrt(d)  # (n, d, d)
+            k = bilinear_lstsq(x, b.transpose(0, 2, 1), y)
+        else:
+            k = kernel_from_mixers(kind, x, recovered_mixers(x, y, v), eps=eps)
+        if shrinkage > 0:
+            k = soft_threshold(k, shrinkage)
+        sx = (_mixers(kind, x, k) @ x).reshape(n * T, d)
+        v = np.linalg.solve(sx.T @ sx, sx.T @ y.reshape(n * T, d))  # normal equations, d x d
+        history.append(float(((sx @ v - y.reshape(n * T, d)) ** 2).sum() / n))
+    return k, history
+
+
+def predictability(data_path: str, out: str, iterations: int = 20, shrinkage: float = 0.05,
+                   eps: float = 1e-6, tol: float = 1e-3) -> pd.DataFrame:
+    """Every E4 estimator on one attention-native dataset (no training), one row each.
+
+    Paper's estimators (SPEC E4): ``v_known`` (least squares / log-inversion), ``als`` and
+    ``als_nuclear`` (V unknown), ``realized_mixer`` (R~eff of mean_n M_hat_n).
+    Candidates beyond the paper for open problem (i): ``v_known_weighted`` (delta-method
+    weighted log-inversion), and two read-outs of the paper's own K_hat: its Gavish-Donoho
+    count (``gd`` column, scored as ``v_known_gd``) and ``combined``, the geometric mean of the
+    kernel-side and realized-mixer R~eff (the two err in opposite directions at small r*).
+    Columns: numerical_rank, gd_rank, reff, reff_energy of the estimated matrix, and
+    ``estimate``: the number each estimator offers as its guess of r*.
+    """
+    spec = load_spec(data_path)
+    a = load_arrays(data_path, "X", "Y", "V")
+    x = a["X"].astype(np.float64)
+    m_hat = recovered_mixers(x, a["Y"], a["V"])
+    matrices = {"v_known": kernel_from_mixers(spec.kind, x, m_hat, eps=eps),
+                "realized_mixer": m_hat.mean(axis=0)}
+    if spec.kind == "softmax_qk":
+        matrices["v_known_weighted"] = kernel_from_mixers(spec.kind, x, m_hat, eps=eps,
+                                                          weighted=True)
+    matrices["als"] = als_kernel(spec.kind, x, a["Y"], iterations, 0.0, eps)[0]
+    matrices["als_nuclear"] = als_kernel(spec.kind, x, a["Y"], iterations, shrinkage, eps)[0]
+    rows = [{"estimator": name, **spectra.measures(mat, tol)} for name, mat in matrices.items()]
+    for row in rows:
+        row["estimate"] = row["reff_energy"]
+    by_name = {row["estimator"]: row for row in rows}
+    kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
+    rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})
+    rows.append({"estimator": "combined", "numerical_rank": np.nan, "gd_rank": np.nan,
+                 "reff": np.nan, "reff_energy": np.nan,
+                 "estimate": float(np.sqrt(kernel["reff_energy"] * mixer_side["reff_energy"]))})
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "seed", spec.seed)
+    frame.insert(0, "r_star", spec.r_star)
+    frame.insert(0, "teacher", spec.kind)
+    frame["teacher_reff_energy"] = spectra.reff_energy(load_arrays(data_path, "operator")["operator"])
     write_parquet(out, frame)
     return frame

@@ -156,3 +156,32 @@ def table2(cells: pd.DataFrame) -> pd.DataFrame:
                 "mix_mean_reff_energy", "mix_input_reff", "mix_input_reff_energy"]
     over_means = over[measures].mean().add_prefix("overparam_")
     return out.join(over_means).reset_index()
+
+
+def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 4 (SPEC E4): data-only predictability, and the scores of every estimator.
+
+    ``table4_predictability``: per (teacher, r_star, estimator), seed means of the estimate,
+    numerical_rank, gd_rank and reff_energy, the estimate's seed min/max, and the teacher's
+    R~eff(K*).
+    ``table4_scores``: per (teacher, estimator), over every r* and seed: mae = mean
+    |estimate - r*|, hits = #(round(estimate) = r*), n, and mae_energy = mean
+    |estimate - R~eff(K*)|; ranked by mae within each teacher.
+    """
+    keys = ["teacher", "r_star", "estimator"]
+    g = estimates.groupby(keys, sort=True)
+    pred = g.agg(estimate=("estimate", "mean"), estimate_min=("estimate", "min"),
+                 estimate_max=("estimate", "max"), numerical_rank=("numerical_rank", "mean"),
+                 gd_rank=("gd_rank", "mean"), reff_energy=("reff_energy", "mean"),
+                 teacher_reff_energy=("teacher_reff_energy", "first"),
+                 n_seeds=("seed", "nunique")).reset_index()
+    e = estimates.assign(abs_err=(estimates["estimate"] - estimates["r_star"]).abs(),
+                         hit=estimates["estimate"].round() == estimates["r_star"],
+                         abs_err_energy=(estimates["estimate"]
+                                         - estimates["teacher_reff_energy"]).abs())
+    scores = e.groupby(["teacher", "estimator"]).agg(
+        mae=("abs_err", "mean"), hits=("hit", "sum"), n=("hit", "size"),
+        mae_energy=("abs_err_energy", "mean")).reset_index()
+    scores["hits"] = scores["hits"].astype(int)
+    scores = scores.sort_values(["teacher", "mae"], ignore_index=True)
+    return pred, scores
