@@ -1,0 +1,170 @@
+"""Benchmark: the fast trainer against the naive reference loop on the same cells, one run.
+
+    python -m entropic_bound.bench [--steps N] [--threads T] [--device cpu|cuda]
+
+Per cell type (E3 linear_qk and softmax_qk sweep cells, E3 recovery cells, E2 ladder cells B1
+and B2) it trains the same student from the same initialisation with both trainers, each in a
+fresh subprocess (so that peak memory is that trainer's own), and prints seconds per cell (at
+the paper's step count, from the measured seconds per step), the ratio, peak resident memory,
+achieved GFLOP/s against a measured matmul ceiling of this machine, and the largest relative
+difference of the final losses and of the learned kernels' R~eff. Not a test: it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import resource
+import time
+from dataclasses import dataclass
+
+CELLS = {
+    # name: (teacher kind, T, d, r_star, student rank r, paper steps, init scale)
+    "e3 linear_qk sweep (r*=4, r=3)": ("linear_qk", 16, 32, 4, 3, 1500, 1.0),
+    "e3 linear_qk sweep (r*=8, r=8)": ("linear_qk", 16, 32, 8, 8, 1500, 1.0),
+    "e3 softmax_qk sweep (r*=4, r=3)": ("softmax_qk", 16, 32, 4, 3, 1500, 1.0),
+    "e3 linear_qk recovery (r=d)": ("linear_qk", 16, 32, 4, 32, 2500, 0.3),
+    "e3 softmax_qk recovery (r=d)": ("softmax_qk", 16, 32, 4, 32, 2500, 0.3),
+    "e2 ladder B1 (linear QK, r=r*)": ("linear_qk", 12, 10, 3, 3, 1500, 1.0),
+    "e2 ladder B2 (softmax QK, r=r*)": ("softmax_qk", 12, 10, 3, 3, 1500, 1.0),
+}
+
+
+def step_flops(trainer: str, kind: str, n: int, T: int, d: int, r: int) -> float:
+    """Multiply-add flops (x2) of one training step in each trainer's own formulation;
+    backward taken as twice the forward for autograd."""
+    if trainer == "naive":
+        fwd = 4 * n * T * d * r + 2 * n * T * T * r + 2 * n * T * T * d + 2 * n * T * d * d
+        return 3.0 * fwd
+    from .fast import GRAM_MAX_RANK
+
+    if kind == "linear_qk" and r <= GRAM_MAX_RANK:
+        return 10.0 * n * r * d * (T + d)
+    return 10.0 * n * T * d * d + 8.0 * n * T * T * d
+
+
+def matmul_ceiling(threads: int, device: str) -> float:
+    """GFLOP/s of a large float32 GEMM on this machine with the same thread count."""
+    import torch
+
+    torch.set_num_threads(threads)
+    a = torch.randn(2048, 2048, device=device)
+    b = torch.randn(2048, 2048, device=device)
+    a @ b
+    _sync(device)
+    start = time.perf_counter()
+    for _ in range(5):
+        a @ b
+    _sync(device)
+    return 5 * 2 * 2048**3 / (time.perf_counter() - start) / 1e9
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        import torch
+
+        torch.cuda.synchronize()
+
+
+@dataclass
+class Run:
+    seconds_per_step: float
+    peak_mb: float
+    loss: float
+    reff_energy: float
+
+
+def _run_cell(args: tuple) -> dict:
+    """In a fresh process: train one cell with one trainer; report time, memory, results."""
+    trainer, cell, steps, threads, device = args
+    import numpy as np
+    import torch
+
+    from . import spectra
+    from .fast import train_fast
+    from .students import init_qk, qk_forward
+    from .teachers import TeacherSpec, generate
+    from .train import evaluate, train_adam
+
+    torch.set_num_threads(threads)
+    kind, T, d, r_star, r, _, scale = CELLS[cell]
+    spec = TeacherSpec(kind, T=T, d=d, r_star=r_star, n=3000, sigma=0.05, seed=0)
+    data = generate(spec)
+    x = torch.tensor(data["X"], dtype=torch.float32, device=device)
+    y = torch.tensor(data["Y"], dtype=torch.float32, device=device)
+    init = init_qk(d, r, 0, role=int(scale != 1.0), init_scale=scale)
+
+    def fwd(xx, WQ, WK, V):
+        return qk_forward(kind, xx, WQ, WK, V)
+
+    def train(n_steps: int) -> dict:
+        if trainer == "naive":
+            return train_adam(fwd, init, x, y, steps=n_steps, lr=1e-2, log_every=n_steps).params
+        return train_fast(kind, [init], x, y, steps=n_steps, lr=1e-2,
+                          log_every=n_steps).params[0]
+
+    train(3)  # warm-up: thread pools, allocator, first-call dispatch
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    _sync(device)
+    start = time.perf_counter()
+    params = train(steps)
+    _sync(device)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kernel = params["WQ"].astype(np.float64) @ params["WK"].astype(np.float64).T
+    return {"seconds_per_step": seconds / steps, "peak_mb": max(peak, base) / 1024,
+            "loss": evaluate(fwd, params, data["X"], data["Y"]),
+            "reff_energy": spectra.reff_energy(kernel)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=300,
+                        help="training steps per measurement (the paper's count is used to "
+                             "convert to seconds per cell; use 1500 for final-loss agreement "
+                             "at the paper's step count)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads per process")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--cells", nargs="*", default=list(CELLS), help="cell names to run")
+    parser.add_argument("--json", help="also write the rows to this JSON file")
+    a = parser.parse_args(argv)
+    ceiling = matmul_ceiling(a.threads, a.device)
+    print(f"matmul ceiling: {ceiling:.1f} GFLOP/s (float32 2048^3 GEMM, {a.threads} thread(s), "
+          f"{a.device}); {a.steps} steps per measurement\n")
+    header = (f"{'cell':34s} {'naive s/cell':>12s} {'fast s/cell':>11s} {'ratio':>6s} "
+              f"{'naive MB':>8s} {'fast MB':>8s} {'naive GF/s':>10s} {'fast GF/s':>9s} "
+              f"{'dloss rel':>9s} {'dR~eff':>8s}")
+    print(header)
+    rows = []
+    ctx = mp.get_context("spawn")
+    for cell in a.cells:
+        kind, T, d, _, r, paper_steps, _ = CELLS[cell]
+        res = {}
+        for trainer in ("naive", "fast"):
+            with ctx.Pool(1) as pool:
+                res[trainer] = Run(**pool.apply(_run_cell, ((trainer, cell, a.steps, a.threads,
+                                                             a.device),)))
+        nv, fs = res["naive"], res["fast"]
+        gf = {t: step_flops(t, kind, 3000, T, d, r) / res[t].seconds_per_step / 1e9
+              for t in res}
+        row = {"cell": cell, "naive_s_per_cell": nv.seconds_per_step * paper_steps,
+               "fast_s_per_cell": fs.seconds_per_step * paper_steps,
+               "ratio": nv.seconds_per_step / fs.seconds_per_step,
+               "naive_peak_mb": nv.peak_mb, "fast_peak_mb": fs.peak_mb,
+               "naive_gflops": gf["naive"], "fast_gflops": gf["fast"],
+               "loss_rel_diff": abs(nv.loss - fs.loss) / abs(nv.loss),
+               "reff_energy_diff": abs(nv.reff_energy - fs.reff_energy),
+               "ceiling_gflops": ceiling, "steps": a.steps, "threads": a.threads}
+        rows.append(row)
+        print(f"{cell:34s} {row['naive_s_per_cell']:12.1f} {row['fast_s_per_cell']:11.1f} "
+              f"{row['ratio']:6.2f} {nv.peak_mb:8.0f} {fs.peak_mb:8.0f} {gf['naive']:10.1f} "
+              f"{gf['fast']:9.1f} {row['loss_rel_diff']:9.1e} {row['reff_energy_diff']:8.1e}",
+              flush=True)
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
