@@ -35,3 +35,16 @@ def lib(*modules):
 def as_json(obj):
     """A params value compared by repr (stable key order) and passed to the CLI as JSON."""
     return json.dumps(obj, sort_keys=True)
+
+
+GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
+
+
+def grid_datasets(exp, pattern):
+    c = config[exp]
+    return expand(pattern, exp=exp, teacher=c["teachers"], spectrum=c["spectra"],
+                  r_star=sorted(c["r_stars"]), seed=sorted(c["seeds"]))
+
+
+def fixed_datasets(exp, pattern):
+    return expand(pattern, fexp=exp, seed=sorted(config[exp]["seeds"]))

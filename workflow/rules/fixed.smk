@@ -2,10 +2,6 @@
 # One dataset per (experiment, seed); one training job trains all of its students.
 
 
-def fixed_datasets(exp, pattern):
-    return expand(pattern, fexp=exp, seed=sorted(config[exp]["seeds"]))
-
-
 rule make_fixed_data:
     input:
         code=lib("teachers", "data", "atomic"),
@@ -16,6 +12,8 @@ rule make_fixed_data:
             "kind": "fixed_operator", "spectrum": "sharp", "seed": int(wc.seed),
             **{k: config[wc.fexp][k] for k in ("T", "d", "r_star", "n", "sigma")},
         }),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/make_fixed_data/{fexp}/s{seed}.log",
     shell:
@@ -35,6 +33,8 @@ rule train_fixed_cells:
     threads: config["threads_per_job"]
     resources:
         gpu=1 if config["device"] == "cuda" else 0,
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/train_fixed_cells/{fexp}/s{seed}.log",
     benchmark:
@@ -56,6 +56,8 @@ rule measure_fixed_cells:
     params:
         measure=as_json({"tol": config["spectra"]["tol"]}),
     threads: 1
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/measure_fixed_cells/{fexp}/s{seed}.log",
     shell:
@@ -72,6 +74,8 @@ rule estimate_e1_data:
         "results/estimates/e1/s{seed}.parquet",
     params:
         measure=as_json({"tol": config["spectra"]["tol"]}),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/estimate_e1_data/s{seed}.log",
     shell:
@@ -89,6 +93,8 @@ rule aggregate_table1:
                      caption="../report/fixed.rst"),
         summary=report("results/tables/table1.parquet", category="Tables",
                        caption="../report/fixed.rst"),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/aggregate_table1.log",
     shell:
@@ -104,6 +110,8 @@ rule aggregate_table2:
     output:
         summary=report("results/tables/table2.parquet", category="Tables",
                        caption="../report/fixed.rst"),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/aggregate_table2.log",
     shell:

@@ -2,15 +2,6 @@
 # seed) of one experiment; one training job per dataset trains its whole rank sweep and the
 # recovery student; one measurement job per dataset.
 
-GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
-
-
-def grid_datasets(exp, pattern):
-    c = config[exp]
-    return expand(pattern, exp=exp, teacher=c["teachers"], spectrum=c["spectra"],
-                  r_star=sorted(c["r_stars"]), seed=sorted(c["seeds"]))
-
-
 rule make_grid_data:
     input:
         code=lib("teachers", "data", "atomic"),
@@ -21,6 +12,8 @@ rule make_grid_data:
             "kind": wc.teacher, "spectrum": wc.spectrum, "r_star": int(wc.r_star),
             "seed": int(wc.seed), **{k: config[wc.exp][k] for k in ("T", "d", "n", "sigma")},
         }),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/make_grid_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
     shell:
@@ -39,6 +32,8 @@ rule train_grid_cells:
     threads: config["threads_per_job"]
     resources:
         gpu=1 if config["device"] == "cuda" else 0,
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
     benchmark:
@@ -59,6 +54,8 @@ rule measure_grid_cells:
         "results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
     params:
         measure=as_json({"tol": config["spectra"]["tol"]}),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
     shell:
@@ -78,6 +75,8 @@ rule aggregate_grid:
                      caption="../report/grid.rst"),
         summary=report("results/tables/{table}.parquet", category="Tables",
                        caption="../report/grid.rst"),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/aggregate_grid/{table}.log",
     shell:

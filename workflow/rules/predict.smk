@@ -11,6 +11,8 @@ rule estimate_e4_data:
         e4=as_json({"iterations": config["e4"]["als_iterations"],
                     "shrinkage": config["e4"]["shrinkage"], "eps": config["e4"]["eps"],
                     "tol": config["spectra"]["tol"]}),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/estimate_e4_data/{teacher}/r{r_star}/s{seed}.log",
     benchmark:
@@ -31,6 +33,8 @@ rule aggregate_table4:
                        caption="../report/predict.rst"),
         scores=report("results/tables/table4_scores.parquet", category="Tables",
                       caption="../report/predict.rst"),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/aggregate_table4.log",
     shell:

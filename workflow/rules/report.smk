@@ -16,6 +16,8 @@ rule evaluate_claims:
     output:
         report("results/tables/claims.parquet", category="Claims",
                caption="../report/claims.rst"),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/evaluate_claims.log",
     shell:
@@ -36,6 +38,8 @@ rule render_report:
                        category="Figures", caption="../report/grid.rst"),
     params:
         protocol=as_json(config),
+    conda:
+        "../../envs/entropic-bound.yaml"
     log:
         "logs/render_report.log",
     shell:
