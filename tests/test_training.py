@@ -1,6 +1,7 @@
 """Students and training: gradients, fast-vs-naive agreement, reaching the noise floor."""
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -85,3 +86,15 @@ def test_divergence_raises_a_clear_error():
     y = torch.full((8, 3, 4), float("nan"))
     with pytest.raises(TrainingDiverged, match="loss is nan"):
         train_fast("linear_qk", [init_qk(4, 1, 0, 0)], x, y, steps=3, lr=1e-2, log_every=1)
+
+
+def test_same_config_and_seed_give_identical_tables(tmp_path):
+    spec = TeacherSpec("softmax_qk", T=5, d=6, r_star=1, n=64, sigma=0.05, seed=5)
+    write_dataset(spec, tmp_path / "d.npz")
+    cfg = GridTraining(sweep_steps=40, recovery_steps=40, chunk=16)
+    frames = []
+    for i in range(2):
+        train_dataset(str(tmp_path / "d.npz"), str(tmp_path / f"w{i}.npz"),
+                      str(tmp_path / f"m{i}.parquet"), cfg)
+        frames.append(pd.read_parquet(tmp_path / f"m{i}.parquet"))
+    pd.testing.assert_frame_equal(frames[0], frames[1], check_exact=True)
