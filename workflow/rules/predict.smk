@@ -26,7 +26,7 @@ rule aggregate_table4:
     input:
         estimates=expand(rules.estimate_e4_data.output[0], teacher=config["e3"]["teachers"],
                          r_star=sorted(config["e3"]["r_stars"]),
-                         seed=sorted(config["e3"]["seeds"])),
+                         seed=sorted(config["e4"]["seeds"] or config["e3"]["seeds"])),
         code=lib("tables", "atomic"),
     output:
         summary=report("results/tables/table4_predictability.parquet", category="Tables",
