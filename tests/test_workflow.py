@@ -38,6 +38,12 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     # Table 5: three spectra with their teacher energy ranks.
     t5 = pd.read_parquet(quick_run / "results/tables/table5.parquet").set_index("spectrum")
     assert t5.loc["flat", "teacher_reff_energy"] == pytest.approx(4.0, abs=1e-6)
+    # Table 4: every estimator scored on both teachers.
+    scores = pd.read_parquet(quick_run / "results/tables/table4_scores.parquet")
+    assert set(scores["teacher"]) == {"linear_qk", "softmax_qk"}
+    assert {"v_known", "als", "als_nuclear", "realized_mixer", "v_known_weighted",
+            "v_known_gd", "combined"} <= set(scores["estimator"])
+    assert (scores["mae"] >= 0).all() and (scores["hits"] <= scores["n"]).all()
     md = (quick_run / "report/out/report.md").read_text()
     html = (quick_run / "report/out/report.html").read_text()
     assert "Table 3" in md and "E3.recovery.linear_qk" in md
@@ -58,17 +64,23 @@ def test_adding_an_r_star_schedules_only_its_cells(quick_run):
     per_r_star = 2 * 2  # teachers x seeds of the quick profile
     assert jobs == {"make_grid_data": per_r_star, "train_grid_cells": per_r_star,
                     "measure_grid_cells": per_r_star, "aggregate_grid": 1,
+                    "estimate_e4_data": per_r_star, "aggregate_table4": 1,  # E4 reuses E3 data
                     "evaluate_claims": 1, "render_report": 1, "all": 1}
 
 
-def test_editing_measurement_code_reruns_measures_not_training(quick_run):
-    path = quick_run / "src/entropic_bound/measure.py"
+def jobs_after_edit(workdir, relpath: str) -> dict[str, int]:
+    """Dry-run job counts after appending a blank line to one file (restored afterwards)."""
+    path = workdir / relpath
     original = path.read_text()
     try:
-        path.write_text(original + "\n# edited\n")
-        jobs = planned_jobs(quick_run, *QUICK)
+        path.write_text(original + "\n")
+        return planned_jobs(workdir, *QUICK)
     finally:
         path.write_text(original)
+
+
+def test_editing_measurement_code_reruns_measures_not_training(quick_run):
+    jobs = jobs_after_edit(quick_run, "src/entropic_bound/measure.py")
     assert "train_grid_cells" not in jobs and "make_grid_data" not in jobs
     assert jobs["measure_grid_cells"] == 8 + 3  # E3 (2x2x2) and E5 (3 spectra) datasets
     assert "measure_fixed_cells" not in jobs  # E1/E2 measures live in fixed_measure.py
@@ -76,13 +88,7 @@ def test_editing_measurement_code_reruns_measures_not_training(quick_run):
 
 
 def test_editing_the_report_template_reruns_only_the_report(quick_run):
-    path = quick_run / "report/templates/report.md.j2"
-    original = path.read_text()
-    try:
-        path.write_text(original + "\n")
-        jobs = planned_jobs(quick_run, *QUICK)
-    finally:
-        path.write_text(original)
+    jobs = jobs_after_edit(quick_run, "report/templates/report.md.j2")
     assert jobs == {"render_report": 1, "all": 1}
 
 
