@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "src", "report/templates"]
+WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "envs", "src", "report/templates"]
 QUICK = ["--workflow-profile", "workflow/profiles/quick"]
 
 
