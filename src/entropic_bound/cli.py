@@ -125,7 +125,8 @@ def cmd_claims(a: argparse.Namespace) -> None:
 def cmd_render_report(a: argparse.Namespace) -> None:
     from .report import render_report
 
-    render_report(a.tables, a.claims, a.templates, a.markdown, a.html, a.params)
+    render_report(a.tables, a.claims, a.templates, a.markdown, a.html, a.params,
+                  paper_config=a.paper_config)
 
 
 def _device(name: str) -> str:
@@ -179,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("--summary", req), ("--scores", req))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
-        ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req))
+        ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req),
+        ("--paper-config", {"default": None, "help": "the paper's config.yaml, to diff"}))
     return p
 
 

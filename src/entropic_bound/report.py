@@ -256,10 +256,26 @@ SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
 ]
 
 
+def settings_diff(run: dict, paper: dict, prefix: str = "") -> list[str]:
+    """``key: ours (paper: theirs)`` for every leaf where this run's config differs from the
+    paper's config.yaml (keys only in one of them included)."""
+    out = []
+    for key in sorted(set(run) | set(paper)):
+        a, b = run.get(key), paper.get(key)
+        name = f"{prefix}{key}"
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += settings_diff(a, b, f"{name}.")
+        elif a != b and b is not None:
+            out.append(f"{name}: {a} (paper: {b})")
+    return out
+
+
 def render_report(table_paths: list[str], claims_path: str, templates: str, markdown_out: str,
-                  html_out: str, params: dict) -> None:
+                  html_out: str, params: dict, paper_config: str | None = None) -> None:
     """Render ``report.md.j2`` and ``report.html.j2`` from ``templates`` with one context;
-    each section's figure is also written as ``<key>_excess.png`` beside the HTML."""
+    each section's figure is also written as ``<table>.png`` beside the HTML. Where the run's
+    settings differ from ``paper_config`` (config.yaml), the report says so at the top."""
+    import yaml
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     tables = load_tables(table_paths)
@@ -274,6 +290,8 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     context = {
         "sections": sections, "claims": claims,
         "counts": claims["verdict"].value_counts().to_dict(), "params": params,
+        "differs": settings_diff(params, yaml.safe_load(open(paper_config)))
+        if paper_config else [],
         "md": lambda f: f.to_markdown(index=False),
         "html": lambda f: f.to_html(index=False, border=0, classes="t", escape=True),
     }

@@ -29,6 +29,7 @@ rule render_report:
         tables=TABLES,
         claims=rules.evaluate_claims.output[0],
         templates=["report/templates/report.md.j2", "report/templates/report.html.j2"],
+        paper_config="config.yaml",
         code=lib("report", "claims", "atomic"),
     output:
         markdown="report/out/report.md",
@@ -45,4 +46,4 @@ rule render_report:
     shell:
         "entropic-bound render-report --params {params.protocol:q} --tables {input.tables}"
         " --claims {input.claims} --templates report/templates --markdown {output.markdown}"
-        " --html {output.html} > {log} 2>&1"
+        " --html {output.html} --paper-config {input.paper_config} > {log} 2>&1"
