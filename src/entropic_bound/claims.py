@@ -134,32 +134,30 @@ E5_TEACHER = {"sharp": 3.571, "power_law": 2.435, "flat": 4.000}
 E5_RECOVERED = {"sharp": 3.57, "power_law": 2.44, "flat": 4.00}
 
 
-def _spectrum_row(t5: pd.DataFrame, spectrum: str) -> pd.Series | None:
-    rows = t5[t5["spectrum"] == spectrum]
-    return None if rows.empty else rows.iloc[0]
-
-
-def _e5_teacher(spectrum: str) -> Callable[[pd.DataFrame], Outcome]:
+def _per_spectrum(spectrum: str,
+                  judge: Callable[[pd.Series], Outcome]) -> Callable[[pd.DataFrame], Outcome]:
+    """Apply ``judge`` to the Table 5 row of one spectrum ("not run" when it is absent)."""
     def evaluate(t5: pd.DataFrame) -> Outcome:
-        row = _spectrum_row(t5, spectrum)
-        if row is None:
-            return "-", NOT_RUN
-        value = float(row["teacher_reff_energy"])
-        ok = abs(value - E5_TEACHER[spectrum]) < 5e-4
-        return f"{value:.3f}", REPRODUCED if ok else NOT_REPRODUCED
+        rows = t5[t5["spectrum"] == spectrum]
+        return ("-", NOT_RUN) if rows.empty else judge(rows.iloc[0])
     return evaluate
 
 
+def _e5_teacher(spectrum: str) -> Callable[[pd.DataFrame], Outcome]:
+    def judge(row: pd.Series) -> Outcome:
+        value = float(row["teacher_reff_energy"])
+        ok = abs(value - E5_TEACHER[spectrum]) < 5e-4
+        return f"{value:.3f}", REPRODUCED if ok else NOT_REPRODUCED
+    return _per_spectrum(spectrum, judge)
+
+
 def _e5_recovered(spectrum: str) -> Callable[[pd.DataFrame], Outcome]:
-    def evaluate(t5: pd.DataFrame) -> Outcome:
-        row = _spectrum_row(t5, spectrum)
-        if row is None:
-            return "-", NOT_RUN
+    def judge(row: pd.Series) -> Outcome:
         value = float(row["recovery_reff_energy"])
         gap = abs(value - E5_RECOVERED[spectrum])
         verdict = REPRODUCED if gap <= 0.05 else (PARTLY if gap <= 0.25 else NOT_REPRODUCED)
         return f"{value:.3f} (teacher {float(row['teacher_reff_energy']):.3f})", verdict
-    return evaluate
+    return _per_spectrum(spectrum, judge)
 
 
 def _e5_achievability(t5: pd.DataFrame) -> Outcome:

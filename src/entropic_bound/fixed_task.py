@@ -21,7 +21,7 @@ from . import ladder
 from .atomic import write_npz, write_parquet
 from .data import load_arrays, load_spec
 from .teachers import TeacherSpec
-from .train import evaluate, train_adam
+from .train import AdamSchedule, evaluate, train_adam
 
 log = logging.getLogger("entropic_bound.fixed_task")
 
@@ -29,15 +29,9 @@ EXPERIMENTS = ("e1", "e2")
 
 
 @dataclass(frozen=True)
-class FixedTraining:
-    """Optimisation settings (App. C.4; config sections ``e1.train`` and ``e2.train``)."""
+class FixedTraining(AdamSchedule):
+    """Settings of the fixed-operator experiments (config sections ``e1.train``, ``e2.train``)."""
 
-    lr: float = 1e-2
-    sweep_steps: int = 1500
-    recovery_steps: int = 2500
-    recovery_init_scale: float = 0.3
-    sweep_factor: int = 2
-    log_every: int = 100
     classes: tuple[str, ...] = ladder.CLASSES
 
 

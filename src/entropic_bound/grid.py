@@ -21,7 +21,7 @@ from .data import load_arrays, load_spec
 from .students import init_qk, qk_forward
 from .teachers import TeacherSpec
 from .fast import train_fast
-from .train import evaluate, train_adam
+from .train import AdamSchedule, evaluate, train_adam
 
 log = logging.getLogger("entropic_bound.grid")
 
@@ -29,16 +29,10 @@ SWEEP, RECOVERY = "sweep", "recovery"
 
 
 @dataclass(frozen=True)
-class GridTraining:
-    """Optimisation settings of App. C.4 (config section ``e3.train``)."""
+class GridTraining(AdamSchedule):
+    """Settings of a grid (config sections ``e3.train``, ``e5.train``)."""
 
-    lr: float = 1e-2
-    sweep_steps: int = 1500
-    recovery_steps: int = 2500
-    recovery_init_scale: float = 0.3
-    sweep_factor: int = 2
     recovery_rank: int | None = None  # None: r = d (App. C.3)
-    log_every: int = 100
     trainer: str = "fast"  # "fast" (entropic_bound.fast) or "naive" (autograd reference loop)
     chunk: int = 256  # samples per chunk of the fast trainer
 

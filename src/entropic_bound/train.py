@@ -20,6 +20,20 @@ log = logging.getLogger("entropic_bound.train")
 Forward = Callable[..., torch.Tensor]
 
 
+@dataclass(frozen=True)
+class AdamSchedule:
+    """Optimisation settings shared by every experiment (App. C.4; SPEC section 1): full-batch
+    Adam at ``lr``; rank sweeps r = 1..sweep_factor*r* for ``sweep_steps``; over-parameterised
+    students for ``recovery_steps`` with factor initialisation times ``recovery_init_scale``."""
+
+    lr: float = 1e-2
+    sweep_steps: int = 1500
+    recovery_steps: int = 2500
+    recovery_init_scale: float = 0.3
+    sweep_factor: int = 2
+    log_every: int = 100
+
+
 class TrainingDiverged(RuntimeError):
     """The loss became NaN or infinite; raised with the step and the student's label."""
 
