@@ -14,6 +14,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/grid.smk"
 include: "workflow/rules/fixed.smk"
 include: "workflow/rules/predict.smk"
+include: "workflow/rules/corpora.smk"
 include: "workflow/rules/report.smk"
 
 

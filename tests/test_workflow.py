@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -48,6 +49,37 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     html = (quick_run / "report/out/report.html").read_text()
     assert "Table 3" in md and "E3.recovery.linear_qk" in md
     assert html.startswith("<!doctype html>") and "data:image/png;base64," in html
+    assert "Appendix B" in md and "E6.predicted_vs_measured.pearson" in md
+
+
+def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):
+    tables = quick_run / "results/tables"
+    corpora = pd.read_parquet(tables / "table6_corpora.parquet").set_index("corpus")
+    assert sorted(corpora.index) == ["english", "json", "linux", "music", "python",
+                                     "shakespeare"]
+    assert corpora["text_sha256"].str.fullmatch("[0-9a-f]{64}").all()
+    assert (corpora["text_bytes"] > 1_000_000).all() and (corpora["tokens"] > 100_000).all()
+    cells = pd.read_parquet(tables / "table6.parquet")
+    assert len(cells) == 6 * 2 and (cells["seeds"] == 2).all()  # corpora x d_models, 2 seeds
+    assert (cells["val_loss"] < np.log(cells.merge(corpora.reset_index())["vocab_size"])).all()
+    stats = pd.read_parquet(tables / "table6_stats.parquet").set_index("stat")
+    assert -1 <= stats.loc["pearson_predicted_vs_static", "value"] <= 1
+    assert stats.loc["ridge_full_rank_corpora", "n"] == 6
+
+
+def test_editing_attention_measures_reruns_measures_not_lm_training(quick_run):
+    jobs = jobs_after_edit(quick_run, "src/entropic_bound/attention_measures.py")
+    assert jobs == {"measure_lm_cells": 6 * 2 * 2, "aggregate_table6": 1,
+                    "evaluate_claims": 1, "render_report": 1, "all": 1}
+
+
+def test_changing_one_corpus_source_refetches_only_that_corpus(quick_run):
+    (quick_run / "json.yaml").write_text(
+        "e6:\n  corpora:\n    json:\n"
+        "      - {type: files, root: /usr/share/iso-codes/json, members: ['*.json']}\n")
+    jobs = planned_jobs(quick_run, *QUICK, "--configfile", "workflow/profiles/quick/quick.yaml",
+                        "json.yaml")
+    assert jobs["fetch_corpus"] == 1 and jobs["train_lm_cells"] == 2 * 2
 
 
 def test_second_run_has_nothing_to_do(quick_run):
@@ -107,3 +139,4 @@ def test_paper_settings_dry_run_lists_the_full_e3_grid(quick_run):
     jobs = planned_jobs(quick_run, "--workflow-profile", "none", "--cores", "2")
     assert jobs["train_grid_cells"] == 2 * 6 * 5 + 3 * 5  # E3 + E5 datasets of config.yaml
     assert jobs["train_fixed_cells"] == 5 + 5  # E1 and E2 seeds
+    assert jobs["train_lm_cells"] == 6 * 3 * 5  # E6 corpora x d_models x seeds

@@ -116,6 +116,62 @@ def cmd_aggregate_table4(a: argparse.Namespace) -> None:
     write_parquet(a.scores, scores)
 
 
+def cmd_fetch_corpus(a: argparse.Namespace) -> None:
+    from .corpora import fetch_corpus
+
+    p = a.params
+    fetch_corpus(p["corpus"], p["sources"], a.text, a.provenance, cache=p["cache"],
+                 lock=p["lock"])
+
+
+def cmd_tokenize_corpus(a: argparse.Namespace) -> None:
+    from .corpora import tokenize_corpus
+
+    tokenize_corpus(a.text, a.tokens, a.meta, **a.params)
+
+
+def cmd_corpus_stats(a: argparse.Namespace) -> None:
+    from .corpus_stats import corpus_stats
+
+    corpus_stats(a.tokens, a.meta, a.out, **a.params)
+
+
+def _lm_args(params: dict) -> tuple[dict, "object"]:
+    from .lm import LMConfig
+
+    params = dict(params)
+    cell = {k: params.pop(k) for k in ("corpus", "d_model", "seed")}
+    return cell, LMConfig(**params)
+
+
+def cmd_train_lm(a: argparse.Namespace) -> None:
+    from .lm import train_lm
+
+    cell, cfg = _lm_args(a.params)
+    train_lm(a.tokens, a.meta, a.weights, a.metrics, cfg=cfg, **cell)
+
+
+def cmd_measure_lm(a: argparse.Namespace) -> None:
+    from .attention_measures import measure_lm
+
+    cell, cfg = _lm_args(a.params)
+    measure_lm(a.tokens, a.meta, a.weights, a.metrics, a.out, cfg=cfg, **cell)
+
+
+def cmd_aggregate_table6(a: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from .atomic import write_parquet
+    from .corpora import read_provenance
+    from .tables import table6
+
+    measures = pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True)
+    data_side = pd.concat([pd.read_parquet(p) for p in a.data_side], ignore_index=True)
+    for path, frame in zip((a.cells, a.layers, a.stats), table6(measures, data_side)):
+        write_parquet(path, frame)
+    write_parquet(a.corpora, data_side.merge(read_provenance(a.provenance), on="corpus"))
+
+
 def cmd_claims(a: argparse.Namespace) -> None:
     from .claims import write_claims
 
@@ -178,6 +234,17 @@ def build_parser() -> argparse.ArgumentParser:
     add("estimate-e4", cmd_estimate_e4, ("--data", req), ("--out", req))
     add("aggregate-table4", cmd_aggregate_table4, ("--inputs", {"nargs": "+", **req}),
         ("--summary", req), ("--scores", req))
+    add("fetch-corpus", cmd_fetch_corpus, ("--text", req), ("--provenance", req))
+    add("tokenize-corpus", cmd_tokenize_corpus, ("--text", req), ("--tokens", req),
+        ("--meta", req))
+    add("corpus-stats", cmd_corpus_stats, ("--tokens", req), ("--meta", req), ("--out", req))
+    add("train-lm", cmd_train_lm, ("--tokens", req), ("--meta", req), ("--weights", req),
+        ("--metrics", req))
+    add("measure-lm", cmd_measure_lm, ("--tokens", req), ("--meta", req), ("--weights", req),
+        ("--metrics", req), ("--out", req))
+    add("aggregate-table6", cmd_aggregate_table6, ("--inputs", {"nargs": "+", **req}),
+        ("--data-side", {"nargs": "+", **req}), ("--provenance", {"nargs": "+", **req}),
+        ("--cells", req), ("--layers", req), ("--stats", req), ("--corpora", req))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
         ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req),

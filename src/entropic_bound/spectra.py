@@ -10,6 +10,7 @@ import numpy as np
 
 __all__ = [
     "singular_values",
+    "entropy_rank",
     "reff",
     "reff_energy",
     "rstable",
@@ -32,7 +33,7 @@ def singular_values(m: np.ndarray) -> np.ndarray:
     return np.linalg.svd(m, compute_uv=False)
 
 
-def _entropy_rank(weights: np.ndarray) -> float:
+def entropy_rank(weights: np.ndarray) -> float:
     """exp(-sum p_i log p_i) for p = weights / sum(weights); 0 for all-zero weights."""
     total = weights.sum()
     if total <= 0.0:
@@ -43,12 +44,12 @@ def _entropy_rank(weights: np.ndarray) -> float:
 
 def reff(m: np.ndarray) -> float:
     """Effective rank (eq. 1): exp(H(p)), p_i = sigma_i / sum_j sigma_j (Roy & Vetterli 2007)."""
-    return _entropy_rank(singular_values(m))
+    return entropy_rank(singular_values(m))
 
 
 def reff_energy(m: np.ndarray) -> float:
     """Energy effective rank (eq. 2): exp(H(p~)), p~_i = sigma_i^2 / sum_j sigma_j^2."""
-    return _entropy_rank(singular_values(m) ** 2)
+    return entropy_rank(singular_values(m) ** 2)
 
 
 def _rstable(s: np.ndarray) -> float:
@@ -115,8 +116,8 @@ def measures(m: np.ndarray, tol: float = 1e-3) -> dict[str, float]:
     """All spectral measures of ``m`` as one flat dict (the columns of every measure table)."""
     s = singular_values(m)  # one SVD for all five measures
     return {
-        "reff": _entropy_rank(s),
-        "reff_energy": _entropy_rank(s**2),
+        "reff": entropy_rank(s),
+        "reff_energy": entropy_rank(s**2),
         "rstable": _rstable(s),
         "numerical_rank": _numerical_rank(s, tol),
         "gd_rank": _gavish_donoho_rank(s, np.shape(m)),

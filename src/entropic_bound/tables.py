@@ -185,3 +185,83 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     scores["hits"] = scores["hits"].astype(int)
     scores = scores.sort_values(["teacher", "mae"], ignore_index=True)
     return pred, scores
+
+
+# Appendix B (SPEC E6): head measures averaged per cell, then the paper's statistics.
+HEAD_MEASURES = ("static_reff", "mean_attn_reff", "per_input_reff", "participation",
+                 "whitened_reff")
+SEPARATION_Z = 3.0  # a corpus is "separated" when |z| > 3 against the other corpora
+
+
+def _cv(values: pd.Series) -> float:
+    return float(values.std(ddof=1) / values.mean()) if len(values) > 1 else float("nan")
+
+
+def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
+    """App. B tables from the per-head measures and the per-corpus data-side quantities.
+
+    Returns (cells, layers, stats):
+    ``cells``  one row per (corpus, d_model): seed means of the head-averaged measures, the
+               FFN stable rank and validation loss, cv_seed of the static Reff, and the
+               corpus's predicted_rank and h1_bits;
+    ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure;
+    ``stats``  one row per statistic (stat, value, lo, hi, n): Pearson/Spearman of predicted vs
+               measured static rank, cv_seed range, loss-rank Pearson, largest model's layer
+               ranges, CV across corpora of every measure and of the predictor,
+               Pearson(H1, FFN stable rank), ridge full-rank and repeat-separation counts.
+    """
+    per_seed = (measures.groupby(["corpus", "d_model", "seed"])
+                [[*HEAD_MEASURES, "ffn_stable_rank", "val_loss"]].mean().reset_index())
+    grouped = per_seed.groupby(["corpus", "d_model"])
+    cells = grouped[[*HEAD_MEASURES, "ffn_stable_rank", "val_loss"]].mean()
+    cells["cv_seed"] = grouped["static_reff"].apply(_cv)
+    cells["seeds"] = grouped.size()
+    cells = cells.reset_index().merge(
+        data_side[["corpus", "predicted_rank", "h1_bits"]], on="corpus", how="left")
+    layers = (measures.groupby(["corpus", "d_model", "layer"])[list(HEAD_MEASURES)].mean()
+              .reset_index())
+
+    def stat(name: str, value: float, lo: float = np.nan, hi: float = np.nan,
+             n: int = 0) -> dict:
+        return {"stat": name, "value": float(value), "lo": float(lo), "hi": float(hi), "n": n}
+
+    n = len(cells)
+    rows = [
+        stat("pearson_predicted_vs_static", cells["predicted_rank"].corr(cells["static_reff"]),
+             n=n),
+        stat("spearman_predicted_vs_static",
+             cells["predicted_rank"].corr(cells["static_reff"], method="spearman"), n=n),
+        stat("cv_seed_max", cells["cv_seed"].max(), cells["cv_seed"].min(),
+             cells["cv_seed"].max(), n),
+        stat("pearson_loss_vs_static", cells["val_loss"].corr(cells["static_reff"]), n=n),
+        stat("pearson_h1_vs_ffn_stable_rank", cells["h1_bits"].corr(cells["ffn_stable_rank"]),
+             n=n),
+    ]
+    largest = layers[layers["d_model"] == layers["d_model"].max()]
+    for layer, part in largest.groupby("layer"):
+        rows.append(stat(f"largest_layer{layer}_static_reff", part["static_reff"].mean(),
+                         part["static_reff"].min(), part["static_reff"].max(), len(part)))
+    for m in HEAD_MEASURES:
+        cvs = cells.groupby("d_model")[m].apply(_cv)
+        rows.append(stat(f"cv_across_corpora_{m}", cvs.mean(), cvs.min(), cvs.max(), len(cvs)))
+    rows.append(stat("cv_across_corpora_predicted_rank", _cv(data_side["predicted_rank"]),
+                     n=len(data_side)))
+    full = (data_side["ridge_numerical_rank"] == data_side["ridge_dim"]).sum()
+    rows.append(stat("ridge_full_rank_corpora", full, data_side["ridge_reff"].min(),
+                     data_side["ridge_reff"].max(), len(data_side)))
+    rows.append(stat("repeat_separated_corpora", len(separated(data_side["repeat_reff"])),
+                     data_side["repeat_reff"].min(), data_side["repeat_reff"].max(),
+                     len(data_side)))
+    return cells, layers, pd.DataFrame(rows)
+
+
+def separated(values: pd.Series, z: float = SEPARATION_Z) -> list:
+    """Index labels whose value lies more than ``z`` standard deviations from the mean of the
+    other values (leave-one-out, so one outlier cannot hide itself by inflating the spread)."""
+    out = []
+    for label in values.index:
+        rest = values.drop(label)
+        spread = rest.std(ddof=1)
+        if len(rest) > 1 and spread > 0 and abs(values[label] - rest.mean()) > z * spread:
+            out.append(label)
+    return out

@@ -24,6 +24,8 @@ wildcard_constraints:
     spectrum="sharp|power_law|flat",
     r_star=r"\d+",
     seed=r"\d+",
+    corpus=r"[A-Za-z0-9_]+",
+    d_model=r"\d+",
 
 
 def lib(*modules):

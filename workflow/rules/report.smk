@@ -4,6 +4,7 @@ TABLES = [
     *rules.aggregate_table1.output,
     *rules.aggregate_table2.output,
     *rules.aggregate_table4.output,
+    *rules.aggregate_table6.output,
     *expand(["results/tables/{table}.parquet", "results/tables/{table}_sweep.parquet"],
             table=sorted(GRID_TABLES)),
 ]
@@ -35,7 +36,7 @@ rule render_report:
         markdown="report/out/report.md",
         html=report("report/out/report.html", category="Report",
                     caption="../report/report.rst"),
-        figures=report(expand("report/out/{table}.png", table=["table1", "table2", "table4", *sorted(GRID_TABLES)]),
+        figures=report(expand("report/out/{table}.png", table=["table1", "table2", "table4", *sorted(GRID_TABLES), "table6"]),
                        category="Figures", caption="../report/grid.rst"),
     params:
         protocol=as_json(config),

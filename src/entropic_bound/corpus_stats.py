@@ -1,0 +1,92 @@
+"""Data-side quantities of a tokenized corpus (App. B; SPEC E6). Pure numpy on token ids.
+
+  lag MI        I_k = I(x_t; x_{t+k}) in bits, k = 1..K (plug-in estimate from pair counts)
+  predicted rank exp(H(p)), p_k = I_k / sum_j I_j (the entropy rank of the lag-MI profile)
+  H1            H(x_t | x_{t-1}) in bits
+  ridge operator W = argmin_W sum_t ||e(x_{t+1}) - W^T e(x_t)||^2 + lam N ||W||_F^2 with a fixed
+                random embedding e: tokens -> R^m (N(0, 1/m) entries): its Reff and numerical
+                rank (full rank = m)
+  repeat operator R[a, b] = mean_k P(x_{t+k} = b | x_t = a) - P(b), k = 1..K: the token-space
+                operator of what a context window can re-use; its Reff
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import spectra
+from .atomic import write_parquet
+from .corpora import load_tokens
+
+
+def _pair_counts(ids: np.ndarray, vocab: int, lag: int) -> np.ndarray:
+    a, b = ids[:-lag].astype(np.int64), ids[lag:].astype(np.int64)
+    return np.bincount(a * vocab + b, minlength=vocab * vocab).reshape(vocab, vocab)
+
+
+def _entropy_bits(p: np.ndarray) -> float:
+    p = p[p > 0]
+    return float(-(p * np.log2(p)).sum())
+
+
+def lag_mutual_information(ids: np.ndarray, vocab: int, max_lag: int) -> np.ndarray:
+    """I(x_t; x_{t+k}) in bits for k = 1..max_lag."""
+    if len(ids) <= max_lag:
+        raise ValueError(f"{len(ids)} tokens are too few for lags up to {max_lag}")
+    out = np.empty(max_lag)
+    for k in range(1, max_lag + 1):
+        joint = _pair_counts(ids, vocab, k) / (len(ids) - k)
+        out[k - 1] = (_entropy_bits(joint.sum(1)) + _entropy_bits(joint.sum(0))
+                      - _entropy_bits(joint.ravel()))
+    return out
+
+
+def conditional_entropy_h1(ids: np.ndarray, vocab: int) -> float:
+    """H(x_t | x_{t-1}) = H(x_{t-1}, x_t) - H(x_{t-1}) in bits."""
+    joint = _pair_counts(ids, vocab, 1) / (len(ids) - 1)
+    return _entropy_bits(joint.ravel()) - _entropy_bits(joint.sum(1))
+
+
+def ridge_operator(ids: np.ndarray, vocab: int, dim: int, lam: float, seed: int) -> np.ndarray:
+    """The m x m next-token ridge operator in a fixed random embedding (module docstring)."""
+    emb = np.random.default_rng(seed).standard_normal((vocab, dim)) / np.sqrt(dim)
+    # X^T X and X^T Y through token counts: sum_t e(x_t) e(x_t)^T = E^T diag(c) E, etc.
+    pairs = _pair_counts(ids, vocab, 1).astype(np.float64)
+    n = pairs.sum()
+    xtx = emb.T @ (pairs.sum(1)[:, None] * emb)
+    xty = emb.T @ pairs @ emb
+    return np.linalg.solve(xtx + lam * n * np.eye(dim), xty)
+
+
+def repeat_operator(ids: np.ndarray, vocab: int, max_lag: int) -> np.ndarray:
+    """R[a, b] = mean_k P(x_{t+k} = b | x_t = a) - P(b) over the tokens that occur."""
+    counts = np.bincount(ids.astype(np.int64), minlength=vocab).astype(np.float64)
+    seen = counts > 0
+    marginal = counts[seen] / counts.sum()
+    acc = np.zeros((seen.sum(), seen.sum()))
+    for k in range(1, max_lag + 1):
+        pairs = _pair_counts(ids, vocab, k)[np.ix_(seen, seen)].astype(np.float64)
+        rows = pairs.sum(1, keepdims=True)
+        acc += np.divide(pairs, rows, out=np.zeros_like(pairs), where=rows > 0)
+    return acc / max_lag - marginal[None, :]
+
+
+def corpus_stats(tokens: str, meta: str, out: str, *, corpus: str, max_lag: int,
+                 ridge_dim: int, ridge_lambda: float, seed: int, tol: float) -> pd.DataFrame:
+    """All data-side quantities of one corpus (training split) as one parquet row."""
+    arrays, info = load_tokens(tokens, meta)
+    ids, vocab = arrays["train"], info["vocab_size"]
+    mi = lag_mutual_information(ids, vocab, max_lag)
+    ridge = ridge_operator(ids, vocab, ridge_dim, ridge_lambda, seed)
+    repeat = repeat_operator(ids, vocab, max_lag)
+    frame = pd.DataFrame([{
+        "corpus": corpus, "vocab_size": vocab, "tokens": len(ids),
+        "predicted_rank": spectra.entropy_rank(mi), "h1_bits": conditional_entropy_h1(ids, vocab),
+        "ridge_dim": ridge_dim, "ridge_reff": spectra.reff(ridge),
+        "ridge_numerical_rank": spectra.numerical_rank(ridge, tol),
+        "repeat_reff": spectra.reff(repeat),
+        "repeat_numerical_rank": spectra.numerical_rank(repeat, tol),
+        "lag_mi_bits": mi.tolist()}])
+    write_parquet(out, frame)
+    return frame

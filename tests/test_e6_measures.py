@@ -1,0 +1,135 @@
+"""E6 measures on constructed inputs with known answers: attention measures, data-side
+quantities, the App. B statistics, and a tiny char Transformer end to end."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from entropic_bound import attention_measures as am
+from entropic_bound import corpus_stats as cs
+from entropic_bound.lm import LMConfig, build
+from entropic_bound.tables import separated, table6
+
+T = 6
+
+
+def test_one_hot_attention_has_participation_one_and_full_rank():
+    attn = np.broadcast_to(np.eye(T), (3, T, T))
+    m = am.head_measures(np.eye(4), attn, np.eye(4))
+    assert m["participation"] == pytest.approx(1.0)
+    assert m["mean_attn_reff"] == pytest.approx(T) and m["per_input_reff"] == pytest.approx(T)
+
+
+def test_uniform_causal_attention_participation_is_mean_row_length():
+    attn = np.tril(np.ones((T, T)))
+    attn /= attn.sum(1, keepdims=True)
+    assert am.participation(attn[None]) == pytest.approx((T + 1) / 2)
+
+
+def test_attention_to_one_token_is_rank_one():
+    attn = np.zeros((2, T, T))
+    attn[:, :, 0] = 1.0  # every query attends to the first token (an attention sink)
+    m = am.head_measures(np.eye(3), attn, np.eye(3))
+    assert m["mean_attn_reff"] == pytest.approx(1.0) and m["per_input_reff"] == pytest.approx(1.0)
+    assert m["participation"] == pytest.approx(1.0)
+
+
+def test_static_and_whitened_kernel_ranks():
+    kernel = np.diag([1.0, 1.0, 0.0, 0.0])
+    m = am.head_measures(kernel, np.broadcast_to(np.eye(T), (1, T, T)), np.eye(4))
+    assert m["static_reff"] == pytest.approx(2.0) and m["whitened_reff"] == pytest.approx(2.0)
+    # W = I, Sigma = diag(4, 4, 1, 1): W Sigma^1/2 has singular values 2, 2, 1, 1
+    w = am.head_measures(np.eye(4), np.broadcast_to(np.eye(T), (1, T, T)),
+                         np.diag([4.0, 4.0, 1.0, 1.0]))["whitened_reff"]
+    p = np.array([2, 2, 1, 1]) / 6
+    assert w == pytest.approx(math.exp(-(p * np.log(p)).sum()))
+    assert am.sqrt_psd(np.diag([9.0, -1e-12])) == pytest.approx(np.diag([3.0, 0.0]))
+
+
+CYCLE = np.tile(np.arange(4), 5000).astype(np.uint8)  # 0 1 2 3 0 1 2 3 ...
+
+
+def test_lag_mi_of_a_deterministic_cycle_is_log_vocab_at_every_lag():
+    mi = cs.lag_mutual_information(CYCLE, 4, 8)
+    assert mi == pytest.approx(np.full(8, 2.0))  # log2(4) bits
+    from entropic_bound.spectra import entropy_rank
+
+    assert entropy_rank(mi) == pytest.approx(8.0)  # a flat profile predicts rank = K
+    assert cs.conditional_entropy_h1(CYCLE, 4) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_lag_mi_and_h1_of_iid_tokens():
+    ids = np.random.default_rng(0).integers(0, 4, 400_000).astype(np.uint8)
+    assert cs.lag_mutual_information(ids, 4, 3) == pytest.approx(np.zeros(3), abs=1e-4)
+    assert cs.conditional_entropy_h1(ids, 4) == pytest.approx(2.0, abs=1e-3)
+
+
+def test_ridge_operator_of_a_cycle_has_the_vocabulary_rank():
+    w = cs.ridge_operator(CYCLE, 4, dim=16, lam=1e-9, seed=0)
+    s = np.linalg.svd(w, compute_uv=False)
+    assert (s > 1e-6 * s[0]).sum() == 4  # a permutation of 4 tokens, seen through 16 dims
+
+
+def test_repeat_operator_of_a_cycle_at_lag_one():
+    r = cs.repeat_operator(CYCLE, 4, 1)
+    expected = np.roll(np.eye(4), 1, axis=1) - 0.25  # next-token permutation minus marginal
+    assert r == pytest.approx(expected)
+    assert np.linalg.matrix_rank(r) == 3
+
+
+def test_separated_flags_only_the_outlier():
+    values = pd.Series([1.0, 1.1, 0.9, 1.05, 0.95, 10.0], index=list("abcdef"))
+    assert separated(values) == ["f"]
+
+
+def test_table6_statistics_on_constructed_cells():
+    rows = []
+    corpora_ = {"a": 2.0, "b": 4.0, "c": 8.0}
+    for corpus, level in corpora_.items():
+        for d in (8, 16):
+            for seed in (0, 1):
+                for layer in (0, 1):
+                    for head in (0, 1):
+                        value = level * (1 + 0.01 * seed) + layer
+                        rows.append({"corpus": corpus, "d_model": d, "seed": seed,
+                                     "layer": layer, "head": head, "val_loss": 5.0 - level,
+                                     "ffn_stable_rank": 3.0, **{m: value for m in
+                                                                ("static_reff",
+                                                                 "mean_attn_reff",
+                                                                 "per_input_reff",
+                                                                 "participation",
+                                                                 "whitened_reff")}})
+    data_side = pd.DataFrame({"corpus": list(corpora_), "predicted_rank": [3.0, 2.0, 1.0],
+                              "h1_bits": [1.0, 2.0, 3.0], "ridge_dim": 4,
+                              "ridge_numerical_rank": [4, 4, 3], "ridge_reff": [3.9, 3.8, 2.5],
+                              "repeat_reff": [5.0, 5.1, 5.05]})
+    cells, layers, stats = table6(pd.DataFrame(rows), data_side)
+    s = stats.set_index("stat")["value"]
+    assert s["pearson_loss_vs_static"] == pytest.approx(-1.0)
+    assert s["spearman_predicted_vs_static"] == pytest.approx(-1.0)
+    assert s["ridge_full_rank_corpora"] == 2 and s["repeat_separated_corpora"] == 0
+    assert stats.set_index("stat").loc["largest_layer1_static_reff", "lo"] == \
+        pytest.approx(2.0 * 1.005 + 1)
+    assert cells["cv_seed"].max() < 0.01 and len(layers) == 3 * 2 * 2
+
+
+def test_char_transformer_is_causal_and_exposes_its_heads():
+    cfg = LMConfig(context=8, heads=2, layers=2)
+    model = build(vocab=11, d_model=8, cfg=cfg, seed=0)
+    x = torch.randint(0, 11, (3, 8))
+    probe: list = []
+    logits = model(x, probe)
+    assert logits.shape == (3, 8, 11) and len(probe) == 2
+    attn = probe[0]["attn"]
+    assert torch.allclose(attn.sum(-1), torch.ones(3, 2, 8))
+    assert torch.all(attn.triu(1) == 0)  # no query sees a later token
+    y = x.clone()
+    y[:, -1] = (y[:, -1] + 1) % 11  # changing the last token leaves earlier outputs unchanged
+    assert torch.allclose(model(y)[:, :-1], logits[:, :-1], atol=1e-6)
+    k = model.blocks[0].head_kernel(1)
+    assert k.shape == (8, 8) and np.linalg.matrix_rank(k) <= 4

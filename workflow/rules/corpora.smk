@@ -1,0 +1,139 @@
+# Real-corpus diagnostics, App. B (E6): fetch and tokenize each char corpus once, train one LM
+# per (corpus, d_model, seed), measure its heads, compute the data side per corpus, aggregate.
+
+
+def e6_cells(pattern):
+    c = config["e6"]
+    return expand(pattern, corpus=sorted(c["corpora"]), d_model=sorted(c["d_models"]),
+                  seed=sorted(c["seeds"]))
+
+
+def e6_corpora(pattern):
+    return expand(pattern, corpus=sorted(config["e6"]["corpora"]))
+
+
+def lm_params(wc):
+    c = config["e6"]
+    return as_json({**c["model"], **c["train"], "corpus": wc.corpus,
+                    "d_model": int(wc.d_model), "seed": int(wc.seed)})
+
+
+rule fetch_corpus:
+    input:
+        code=lib("corpora", "rdata", "atomic"),
+    output:
+        text="results/corpora/{corpus}/text.txt",
+        provenance="results/corpora/{corpus}/provenance.json",
+    params:
+        # Only this corpus's sources: editing another corpus's list refetches nothing here.
+        fetch=lambda wc: as_json({"corpus": wc.corpus,
+                                  "sources": config["e6"]["corpora"][wc.corpus],
+                                  "cache": config["e6"]["download_cache"],
+                                  "lock": config["e6"]["lock_file"]}),
+    conda:
+        "../../envs/entropic-bound.yaml"
+    log:
+        "logs/fetch_corpus/{corpus}.log",
+    shell:
+        "entropic-bound fetch-corpus --params {params.fetch:q} --text {output.text}"
+        " --provenance {output.provenance} > {log} 2>&1"
+
+
+rule tokenize_corpus:
+    input:
+        text=rules.fetch_corpus.output.text,
+        code=lib("corpora", "atomic"),
+    output:
+        tokens="results/corpora/{corpus}/tokens.npz",
+        meta="results/corpora/{corpus}/meta.json",
+    params:
+        tok=as_json({k: config["e6"][k] for k in ("max_chars", "val_fraction")}),
+    conda:
+        "../../envs/entropic-bound.yaml"
+    log:
+        "logs/tokenize_corpus/{corpus}.log",
+    shell:
+        "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
+        " --tokens {output.tokens} --meta {output.meta} > {log} 2>&1"
+
+
+rule corpus_stats:
+    input:
+        **rules.tokenize_corpus.output,
+        code=lib("corpus_stats", "spectra", "corpora", "atomic"),
+    output:
+        "results/measures/e6/data_side/{corpus}.parquet",
+    params:
+        stats=lambda wc: as_json({**config["e6"]["data_side"], "corpus": wc.corpus,
+                                  "max_lag": config["e6"]["model"]["context"],
+                                  "tol": config["spectra"]["tol"]}),
+    conda:
+        "../../envs/entropic-bound.yaml"
+    log:
+        "logs/corpus_stats/{corpus}.log",
+    shell:
+        "entropic-bound corpus-stats --params {params.stats:q} --tokens {input.tokens}"
+        " --meta {input.meta} --out {output} > {log} 2>&1"
+
+
+rule train_lm_cells:
+    input:
+        **rules.tokenize_corpus.output,
+        code=lib("lm", "corpora", "train", "atomic"),
+    output:
+        weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
+        metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
+    params:
+        lm=lm_params,
+    threads: config["threads_per_job"]
+    conda:
+        "../../envs/entropic-bound.yaml"
+    log:
+        "logs/train_lm_cells/{corpus}/d{d_model}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/train_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
+    shell:
+        "entropic-bound train-lm --threads {threads} --params {params.lm:q}"
+        " --tokens {input.tokens} --meta {input.meta} --weights {output.weights}"
+        " --metrics {output.metrics} > {log} 2>&1"
+
+
+rule measure_lm_cells:
+    input:
+        **rules.tokenize_corpus.output,
+        **rules.train_lm_cells.output,
+        code=lib("attention_measures", "lm", "spectra", "corpora", "atomic"),
+    output:
+        "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
+    params:
+        lm=lm_params,
+    conda:
+        "../../envs/entropic-bound.yaml"
+    log:
+        "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
+    shell:
+        "entropic-bound measure-lm --threads 1 --params {params.lm:q} --tokens {input.tokens}"
+        " --meta {input.meta} --weights {input.weights} --metrics {input.metrics}"
+        " --out {output} > {log} 2>&1"
+
+
+rule aggregate_table6:
+    input:
+        measures=e6_cells(rules.measure_lm_cells.output[0]),
+        data_side=e6_corpora(rules.corpus_stats.output[0]),
+        provenance=e6_corpora(rules.fetch_corpus.output.provenance),
+        code=lib("tables", "corpora"),
+    output:
+        cells="results/tables/table6.parquet",
+        layers="results/tables/table6_layers.parquet",
+        stats="results/tables/table6_stats.parquet",
+        corpora="results/tables/table6_corpora.parquet",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    log:
+        "logs/aggregate_table6.log",
+    shell:
+        "entropic-bound aggregate-table6 --inputs {input.measures}"
+        " --data-side {input.data_side} --provenance {input.provenance} --cells {output.cells}"
+        " --layers {output.layers} --stats {output.stats} --corpora {output.corpora}"
+        " > {log} 2>&1"
