@@ -147,8 +147,10 @@ def _lm_args(params: dict) -> tuple[dict, "object"]:
 def cmd_train_lm(a: argparse.Namespace) -> None:
     from .lm import train_lm
 
-    cell, cfg = _lm_args(a.params)
-    train_lm(a.tokens, a.meta, a.weights, a.metrics, cfg=cfg, **cell)
+    params = dict(a.params)
+    device = _device(params.pop("device", "cpu"))
+    cell, cfg = _lm_args(params)
+    train_lm(a.tokens, a.meta, a.weights, a.metrics, cfg=cfg, device=device, **cell)
 
 
 def cmd_measure_lm(a: argparse.Namespace) -> None:

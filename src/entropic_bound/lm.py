@@ -120,8 +120,10 @@ def eval_starts(n_tokens: int, context: int, count: int) -> np.ndarray:
     return np.linspace(0, n_tokens - context - 1, count).astype(np.int64)
 
 
-def validation_loss(model: CharTransformer, val: np.ndarray, cfg: LMConfig) -> float:
+def validation_loss(model: CharTransformer, val: np.ndarray, cfg: LMConfig,
+                    device: str = "cpu") -> float:
     x, y = windows(val, eval_starts(len(val), cfg.context, cfg.eval_windows), cfg.context)
+    x, y = x.to(device), y.to(device)
     with torch.no_grad():
         logits = model(x)
         return float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1)))
@@ -141,14 +143,15 @@ def build(vocab: int, d_model: int, cfg: LMConfig, seed: int) -> CharTransformer
 
 
 def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, *, corpus: str,
-             d_model: int, seed: int, cfg: LMConfig) -> pd.DataFrame:
-    """Train one (corpus, d_model, seed) cell; write its weights and metrics (final
-    validation cross-entropy in nats per character, the logged training curve)."""
+             d_model: int, seed: int, cfg: LMConfig, device: str = "cpu") -> pd.DataFrame:
+    """Train one (corpus, d_model, seed) cell on ``device``; write its weights and metrics
+    (final validation cross-entropy in nats per character, the logged training curve).
+    The initialisation and the batches do not depend on the device."""
     arrays, info = load_tokens(tokens, meta)
     train = arrays["train"]
     if len(train) <= cfg.context + 1:
         raise ValueError(f"{tokens}: {len(train)} training tokens, fewer than context+1")
-    model = build(info["vocab_size"], d_model, cfg, seed)
+    model = build(info["vocab_size"], d_model, cfg, seed).to(device)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     rest = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
@@ -161,10 +164,11 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, *, corp
             group["lr"] = lr_at(step, cfg)
         x, y = windows(train, rng.integers(0, len(train) - cfg.context - 1, cfg.batch),
                        cfg.context)
+        x, y = x.to(device), y.to(device)
         logits = model(x)
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
         if not torch.isfinite(loss):
-            raise TrainingDiverged(f"{label}: loss is {float(loss)} at step {step + 1}; lower "
+            raise TrainingDiverged(f"{label}: loss is {loss.item()} at step {step + 1}; lower "
                                    f"e6.train.lr or raise e6.train.warmup")
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -175,7 +179,7 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, *, corp
             curve.append((step + 1, value))
             log.info("%s step %d/%d loss %.4f (%.1fs)", label, step + 1, cfg.steps, value,
                      time.perf_counter() - start)
-    val = validation_loss(model, arrays["val"], cfg)
+    val = validation_loss(model, arrays["val"], cfg, device)
     log.info("%s: validation loss %.4f nats/char after %.1fs", label, val,
              time.perf_counter() - start)
     write_npz(weights_out, **{k: v.detach().cpu().numpy() for k, v in model.state_dict().items()})

@@ -12,10 +12,11 @@ def e6_corpora(pattern):
     return expand(pattern, corpus=sorted(config["e6"]["corpora"]))
 
 
-def lm_params(wc):
+def lm_params(wc, device=None):
     c = config["e6"]
+    extra = {"device": device} if device else {}
     return as_json({**c["model"], **c["train"], "corpus": wc.corpus,
-                    "d_model": int(wc.d_model), "seed": int(wc.seed)})
+                    "d_model": int(wc.d_model), "seed": int(wc.seed), **extra})
 
 
 rule fetch_corpus:
@@ -84,8 +85,10 @@ rule train_lm_cells:
         weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
         metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
     params:
-        lm=lm_params,
+        lm=lambda wc: lm_params(wc, config["device"]),
     threads: config["threads_per_job"]
+    resources:
+        gpu=1 if config["device"] == "cuda" else 0,
     conda:
         "../../envs/entropic-bound.yaml"
     log:
