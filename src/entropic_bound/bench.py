@@ -6,8 +6,11 @@ Per cell type (E3 linear_qk and softmax_qk sweep cells, E3 recovery cells, E2 la
 and B2) it trains the same student from the same initialisation with both trainers, each in a
 fresh subprocess (so that peak memory is that trainer's own), and prints seconds per cell (at
 the paper's step count, from the measured seconds per step), the ratio, peak resident memory,
-achieved GFLOP/s against a measured matmul ceiling of this machine, and the largest relative
-difference of the final losses and of the learned kernels' R~eff. Not a test: it measures.
+achieved GFLOP/s against a measured matmul ceiling of this machine, the largest relative
+difference of the final losses and of the learned kernels' R~eff, and the floor: seconds per
+cell of the cheapest known formulation run at the matmul ceiling (:func:`floor_flops`), with
+the ratio over the naive loop that such a perfect trainer would reach ("max ratio"), i.e. the
+most this hardware allows. Not a test: it measures.
 """
 
 from __future__ import annotations
@@ -42,6 +45,22 @@ def step_flops(trainer: str, kind: str, n: int, T: int, d: int, r: int) -> float
     if kind == "linear_qk" and r <= GRAM_MAX_RANK:
         return 10.0 * n * r * d * (T + d)
     return 10.0 * n * T * d * d + 8.0 * n * T * T * d
+
+
+def floor_flops(kind: str, n: int, T: int, d: int, r: int) -> float:
+    """Flops of one step in the cheapest formulation known here: scores through the kernel or
+    the factors, whichever is cheaper (2nTd^2 + 2nT^2d vs 4nTdr + 2nT^2r, and the same again
+    for their gradient), the value path A_n (X_n V) forward and backward (2nTd^2 + 2nT^2d,
+    then 2nT^2d + 2nTd^2 for dV and 2nT^2d for dA); for the linear teacher also the Gram order.
+    At the machine's matmul ceiling this gives the fastest any trainer of this model could be,
+    hence the largest ratio over the naive loop that the hardware allows."""
+    scores = min(2 * n * T * d * d + 2 * n * T * T * d, 4 * n * T * d * r + 2 * n * T * T * r)
+    value = (2 * n * T * d * d + 2 * n * T * T * d) + (2 * n * T * T * d + 2 * n * T * d * d
+                                                        + 2 * n * T * T * d)
+    best = 2 * scores + value
+    if kind == "linear_qk":
+        best = min(best, 10.0 * n * r * d * (T + d))
+    return float(best)
 
 
 def matmul_ceiling(threads: int, device: str) -> float:
@@ -133,6 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"matmul ceiling: {ceiling:.1f} GFLOP/s (float32 2048^3 GEMM, {a.threads} thread(s), "
           f"{a.device}); {a.steps} steps per measurement\n")
     header = (f"{'cell':34s} {'naive s/cell':>12s} {'fast s/cell':>11s} {'ratio':>6s} "
+              f"{'floor s/cell':>12s} {'max ratio':>9s} "
               f"{'naive MB':>8s} {'fast MB':>8s} {'naive GF/s':>10s} {'fast GF/s':>9s} "
               f"{'dloss rel':>9s} {'dR~eff':>8s}")
     print(header)
@@ -148,7 +168,10 @@ def main(argv: list[str] | None = None) -> None:
         nv, fs = res["naive"], res["fast"]
         gf = {t: step_flops(t, kind, 3000, T, d, r) / res[t].seconds_per_step / 1e9
               for t in res}
+        floor_s = floor_flops(kind, 3000, T, d, r) / (ceiling * 1e9)
         row = {"cell": cell, "naive_s_per_cell": nv.seconds_per_step * paper_steps,
+               "floor_s_per_cell": floor_s * paper_steps,
+               "max_ratio": nv.seconds_per_step / floor_s,
                "fast_s_per_cell": fs.seconds_per_step * paper_steps,
                "ratio": nv.seconds_per_step / fs.seconds_per_step,
                "naive_peak_mb": nv.peak_mb, "fast_peak_mb": fs.peak_mb,
@@ -158,7 +181,8 @@ def main(argv: list[str] | None = None) -> None:
                "ceiling_gflops": ceiling, "steps": a.steps, "threads": a.threads}
         rows.append(row)
         print(f"{cell:34s} {row['naive_s_per_cell']:12.1f} {row['fast_s_per_cell']:11.1f} "
-              f"{row['ratio']:6.2f} {nv.peak_mb:8.0f} {fs.peak_mb:8.0f} {gf['naive']:10.1f} "
+              f"{row['ratio']:6.2f} {row['floor_s_per_cell']:12.1f} {row['max_ratio']:9.2f} "
+              f"{nv.peak_mb:8.0f} {fs.peak_mb:8.0f} {gf['naive']:10.1f} "
               f"{gf['fast']:9.1f} {row['loss_rel_diff']:9.1e} {row['reff_energy_diff']:8.1e}",
               flush=True)
     if a.json:
