@@ -206,7 +206,8 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
                corpus's predicted_rank and h1_bits;
     ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure;
     ``stats``  one row per statistic (stat, value, lo, hi, n): Pearson/Spearman of predicted vs
-               measured static rank, cv_seed range, loss-rank Pearson, largest model's layer
+               measured static rank (pooled, and Pearson within each d_model), cv_seed range,
+               loss-rank Pearson (pooled and per d_model), largest model's layer
                ranges, CV across corpora of every measure and of the predictor,
                Pearson(H1, FFN stable rank), ridge full-rank and repeat-separation counts.
     """
@@ -237,6 +238,13 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
         stat("pearson_h1_vs_ffn_stable_rank", cells["h1_bits"].corr(cells["ffn_stable_rank"]),
              n=n),
     ]
+    # The pooled statistics mix sizes (the measured rank grows with d_model); the same
+    # correlations within each size show whether pooling hides or creates the sign.
+    for d, part in cells.groupby("d_model"):
+        rows.append(stat(f"pearson_predicted_vs_static_d{d}",
+                         part["predicted_rank"].corr(part["static_reff"]), n=len(part)))
+        rows.append(stat(f"pearson_loss_vs_static_d{d}",
+                         part["val_loss"].corr(part["static_reff"]), n=len(part)))
     largest = layers[layers["d_model"] == layers["d_model"].max()]
     for layer, part in largest.groupby("layer"):
         rows.append(stat(f"largest_layer{layer}_static_reff", part["static_reff"].mean(),
