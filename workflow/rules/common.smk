@@ -50,3 +50,20 @@ def grid_datasets(exp, pattern):
 
 def fixed_datasets(exp, pattern):
     return expand(pattern, fexp=exp, seed=sorted(config[exp]["seeds"]))
+
+
+def e6_cells(pattern):
+    c = config["e6"]
+    return expand(pattern, corpus=sorted(c["corpora"]), d_model=sorted(c["d_models"]),
+                  seed=sorted(c["seeds"]))
+
+
+def e6_corpora(pattern):
+    return expand(pattern, corpus=sorted(config["e6"]["corpora"]))
+
+
+def lm_params(wc, device=None):
+    c = config["e6"]
+    extra = {"device": device} if device else {}
+    return as_json({**c["model"], **c["train"], "corpus": wc.corpus,
+                    "d_model": int(wc.d_model), "seed": int(wc.seed), **extra})
