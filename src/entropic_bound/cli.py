@@ -77,25 +77,21 @@ def cmd_estimate_fixed(a: argparse.Namespace) -> None:
 
 
 def cmd_aggregate_table1(a: argparse.Namespace) -> None:
-    import pandas as pd
-
     from .atomic import write_parquet
-    from .tables import table1
+    from .tables import read_parquets, table1
 
-    cells = pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True)
-    estimates = pd.concat([pd.read_parquet(p) for p in a.estimates], ignore_index=True)
+    cells = read_parquets(a.inputs)
+    estimates = read_parquets(a.estimates)
     sweep, summary = table1(cells, estimates)
     write_parquet(a.sweep, sweep)
     write_parquet(a.summary, summary)
 
 
 def cmd_aggregate_table2(a: argparse.Namespace) -> None:
-    import pandas as pd
-
     from .atomic import write_parquet
-    from .tables import table2
+    from .tables import read_parquets, table2
 
-    cells = pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True)
+    cells = read_parquets(a.inputs)
     write_parquet(a.summary, table2(cells))
 
 
@@ -106,12 +102,10 @@ def cmd_estimate_e4(a: argparse.Namespace) -> None:
 
 
 def cmd_aggregate_table4(a: argparse.Namespace) -> None:
-    import pandas as pd
-
     from .atomic import write_parquet
-    from .tables import table4
+    from .tables import read_parquets, table4
 
-    pred, scores = table4(pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True))
+    pred, scores = table4(read_parquets(a.inputs))
     write_parquet(a.summary, pred)
     write_parquet(a.scores, scores)
 
@@ -161,14 +155,12 @@ def cmd_measure_lm(a: argparse.Namespace) -> None:
 
 
 def cmd_aggregate_table6(a: argparse.Namespace) -> None:
-    import pandas as pd
-
     from .atomic import write_parquet
     from .corpora import read_provenance
-    from .tables import table6
+    from .tables import read_parquets, table6
 
-    measures = pd.concat([pd.read_parquet(p) for p in a.inputs], ignore_index=True)
-    data_side = pd.concat([pd.read_parquet(p) for p in a.data_side], ignore_index=True)
+    measures = read_parquets(a.inputs)
+    data_side = read_parquets(a.data_side)
     for path, frame in zip((a.cells, a.layers, a.stats), table6(measures, data_side)):
         write_parquet(path, frame)
     write_parquet(a.corpora, data_side.merge(read_provenance(a.provenance), on="corpus"))

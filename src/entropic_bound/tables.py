@@ -34,10 +34,13 @@ def seed_cv(values: Iterable[float]) -> float:
     return float(v.std(ddof=1) / v.mean())
 
 
+def read_parquets(paths: Iterable[str]) -> pd.DataFrame:
+    """The per-cell (or per-dataset) parquet files of one aggregation, stacked."""
+    return pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+
+
 def concat_cells(paths: Iterable[str]) -> pd.DataFrame:
-    frames = [pd.read_parquet(p) for p in paths]
-    cells = pd.concat(frames, ignore_index=True)
-    return cells.sort_values(GRID_KEYS + ["seed", "role", "r"], ignore_index=True)
+    return read_parquets(paths).sort_values(GRID_KEYS + ["seed", "role", "r"], ignore_index=True)
 
 
 GRID_KEYS = ["teacher", "spectrum", "r_star"]
