@@ -58,8 +58,9 @@ def cmd_train_fixed(a: argparse.Namespace) -> None:
 
     params = dict(a.params)
     device = _device(params.pop("device", "cpu"))
-    if "classes" in params:
-        params["classes"] = tuple(params["classes"])
+    for key in ("classes", "variants"):
+        if key in params:
+            params[key] = tuple(params[key])
     train_fixed(params.pop("experiment"), a.data, a.weights, a.metrics, FixedTraining(**params),
                 device=device)
 
@@ -82,7 +83,7 @@ def cmd_aggregate_table1(a: argparse.Namespace) -> None:
 
     cells = read_parquets(a.inputs)
     estimates = read_parquets(a.estimates)
-    sweep, summary = table1(cells, estimates)
+    sweep, summary = table1(cells, estimates, primary=a.params["operator"])
     write_parquet(a.sweep, sweep)
     write_parquet(a.summary, summary)
 
@@ -92,7 +93,7 @@ def cmd_aggregate_table2(a: argparse.Namespace) -> None:
     from .tables import read_parquets, table2
 
     cells = read_parquets(a.inputs)
-    write_parquet(a.summary, table2(cells))
+    write_parquet(a.summary, table2(cells, primary=a.params["operator"]))
 
 
 def cmd_estimate_e4(a: argparse.Namespace) -> None:

@@ -52,7 +52,8 @@ def estimate_fixed(data_path: str, out: str, tol: float = 1e-3) -> pd.DataFrame:
     rows = []
     for name, est in (("v_known", fixed_operator_vknown(a["X"], a["Y"], a["V"])),
                       ("v_unknown", fixed_operator_vlp(a["X"], a["Y"]))):
-        rows.append({"seed": spec.seed, "r_star": spec.r_star, "estimator": name,
+        rows.append({"operator": spec.operator, "seed": spec.seed, "r_star": spec.r_star,
+                     "estimator": name,
                      **spectra.measures(est, tol)})
     frame = pd.DataFrame(rows)
     write_parquet(out, frame)

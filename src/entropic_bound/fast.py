@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .train import TrainingDiverged
+from .train import TrainingDiverged, tail_start
 
 # Up to this rank the Gram order is faster than the kernel order for the linear teacher
 # (T=16, d=32, one CPU core: gram 4.9 ms/step at r=1, 12.9 at r=4, 15 at r=6; kernel ~12.5 at
@@ -129,6 +129,7 @@ class BatchResult:
     params: list[dict[str, np.ndarray]]
     curves: list[list[tuple[int, float]]] = field(default_factory=list)
     seconds: float = 0.0
+    converged_losses: list[float] = field(default_factory=list)  # mean over the last 10% of steps
 
 
 def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y: torch.Tensor,
@@ -151,12 +152,16 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
     batch = QKBatch(kind, x, y, rmax, chunk=chunk)
     opt = torch.optim.Adam(params, lr=lr)
     curves: list[list[tuple[int, float]]] = [[] for _ in range(B)]
+    first_tail = tail_start(steps)
+    tail = torch.zeros(B, dtype=torch.float64, device=x.device)
     start = time.perf_counter()
     for step in range(1, steps + 1):
         loss, *grads = batch.loss_and_grads(*params)
         for p, g in zip(params, grads):
             p.grad = g
         opt.step()
+        if step >= first_tail:
+            tail += loss
         if step % log_every == 0 or step == steps:
             values = loss.tolist()
             for i, value in enumerate(values):
@@ -169,4 +174,6 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
                          " ".join(f"{v:.6g}" for v in values))
     out = [{"WQ": params[0][i, :, :r].cpu().numpy(), "WK": params[1][i, :, :r].cpu().numpy(),
             "V": params[2][i].cpu().numpy()} for i, r in enumerate(ranks)]
-    return BatchResult(params=out, curves=curves, seconds=time.perf_counter() - start)
+    window = steps - first_tail + 1
+    return BatchResult(params=out, curves=curves, seconds=time.perf_counter() - start,
+                       converged_losses=(tail / window).tolist())

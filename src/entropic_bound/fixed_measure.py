@@ -6,6 +6,8 @@ n = training samples); R(E_X[M(X)]) of the data-averaged mixer (``mix_mean_``) a
 mean E_X[R(M(X))] (``mix_input_``), each as Reff (eq. 1) and R~eff (eq. 2). For the E1 sweep,
 the exact Eckart-Young excess ||V*||_F^2 sum_{j>r} lambda_j^2 and the Theorem 5 lower bound
 lambda_min(Sigma_X) sigma_min(V*)^2 sum_{j>r} lambda_j^2 (eq. 7) stand beside each rank r.
+Every row also carries its dataset's achievable excesses and operator energy
+(:func:`entropic_bound.achievable.fixed_task_bounds`).
 """
 
 from __future__ import annotations
@@ -15,38 +17,19 @@ import pandas as pd
 import torch
 
 from . import ladder, spectra
+from .achievable import eckart_young_excess, fixed_task_bounds, theorem5_bound
 from .atomic import write_parquet
 from .data import load_arrays, load_spec
 from .fixed_task import student_params
 
 
-def tail_energy(lam: np.ndarray, r: int) -> float:
-    """sum_{j>r} lambda_j^2 of a descending spectrum."""
-    return float((np.asarray(lam)[r:] ** 2).sum())
-
-
-def eckart_young_excess(v: np.ndarray, lam: np.ndarray, r: int) -> float:
-    """Minimal rank-r excess for isotropic X: ||V*||_F^2 sum_{j>r} lambda_j^2 (SPEC E1)."""
-    return float((v**2).sum()) * tail_energy(lam, r)
-
-
-def theorem5_bound(x: np.ndarray, v: np.ndarray, lam: np.ndarray, r: int) -> float:
-    """lambda_min(Sigma_X) sigma_min(V*)^2 sum_{j>r} lambda_j^2 (eq. 7).
-
-    Sigma_X is the empirical covariance of the token axis that A acts on,
-    (1/(n d)) sum_n X_n X_n^T (T x T); its population value is I for i.i.d. N(0, 1) inputs.
-    """
-    n, T, d = x.shape
-    sigma_x = np.einsum("ntd,nsd->ts", x, x) / (n * d)
-    lam_min = float(np.linalg.eigvalsh(sigma_x)[0])
-    return lam_min * float(spectra.singular_values(v)[-1]) ** 2 * tail_energy(lam, r)
-
-
 def measure_fixed(data_path: str, weights_path: str, metrics_path: str, out: str,
                   tol: float = 1e-3) -> pd.DataFrame:
     spec = load_spec(data_path)
-    arrays = load_arrays(data_path, "X", "V", "spectrum")
+    arrays = load_arrays(data_path, "X", "Y", "V", "operator", "spectrum")
     x = arrays["X"].astype(np.float64)
+    bounds = fixed_task_bounds(x, arrays["Y"].astype(np.float64), arrays["operator"],
+                               arrays["V"], arrays["spectrum"], spec.r_star, spec.noise_floor)
     xt = torch.from_numpy(x)
     metrics = pd.read_parquet(metrics_path).drop(columns=["curve_step", "curve_loss"])
     rows = []
@@ -54,7 +37,7 @@ def measure_fixed(data_path: str, weights_path: str, metrics_path: str, out: str
         for cls, role, r in zip(metrics["class"], metrics["role"], metrics["r"]):
             p = {k: v.astype(np.float64) for k, v in student_params(w, cls, role, r).items()}
             op = ladder.static_operator(cls, p)
-            row = {f"op_{k}": v for k, v in spectra.measures(op, tol).items()}
+            row = {**bounds, **{f"op_{k}": v for k, v in spectra.measures(op, tol).items()}}
             row["op_reff_mp"] = spectra.mp_correct(row["op_reff"], op.shape[0], spec.n)
             with torch.no_grad():
                 mix = ladder.mixer(cls, xt, {k: torch.from_numpy(v) for k, v in p.items()})

@@ -5,7 +5,9 @@ One job per dataset trains every student of it with the reference trainer (autog
 Adam): for E1 the B0 rank sweep r = 1..sweep_factor*r* plus over-parameterised B0 at r = T;
 for E2 every ladder class at r = r* ("at_r_star") and over-parameterised ("overparam": r = T
 for B0, r = d for the QK classes; B1c is full rank in both roles) with the factors'
-initialisation multiplied by ``recovery_init_scale``.
+initialisation multiplied by ``recovery_init_scale``, plus the sensitivity ``variants`` (B3
+block variants) at r = r* only. Datasets of a sensitivity operator (``overparam`` false) train
+at r = r* only: they test the excess, not the realized operator.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from . import ladder
 from .atomic import write_npz, write_parquet
 from .data import load_arrays, load_spec
 from .teachers import TeacherSpec
-from .train import AdamSchedule, evaluate, train_adam
+from .train import AdamSchedule, convergence_columns, evaluate, train_adam
 
 log = logging.getLogger("entropic_bound.fixed_task")
 
@@ -32,7 +34,9 @@ EXPERIMENTS = ("e1", "e2")
 class FixedTraining(AdamSchedule):
     """Settings of the fixed-operator experiments (config sections ``e1.train``, ``e2.train``)."""
 
-    classes: tuple[str, ...] = ladder.CLASSES
+    classes: tuple[str, ...] = ("B0", "B1", "B1c", "B2", "B3")
+    variants: tuple[str, ...] = ()  # sensitivity classes, trained at r = r* only
+    overparam: bool = True  # False on sensitivity-operator datasets: at r = r* only
 
 
 @dataclass
@@ -56,12 +60,13 @@ def students_of(experiment: str, spec: TeacherSpec, cfg: FixedTraining) -> list[
         return sweep + [FixedStudent("B0", "recovery", spec.T, cfg.recovery_steps, small)]
     if experiment == "e2":
         out = []
-        for cls in cfg.classes:
+        for cls in (*cfg.classes, *cfg.variants):
             at, over = (spec.r_star, spec.T if cls == "B0" else spec.d)
             if cls == "B1c":
                 at = over = spec.d
             out.append(FixedStudent(cls, "at_r_star", at, cfg.sweep_steps, 1.0))
-            out.append(FixedStudent(cls, "overparam", over, cfg.recovery_steps, small))
+            if cfg.overparam and cls in cfg.classes:
+                out.append(FixedStudent(cls, "overparam", over, cfg.recovery_steps, small))
         return out
     raise ValueError(f"unknown fixed-task experiment {experiment!r}; expected {EXPERIMENTS}")
 
@@ -70,8 +75,8 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
                 cfg: FixedTraining, device: str = "cpu") -> pd.DataFrame:
     """Train every student of one fixed-operator dataset; write weights and metrics.
 
-    Metrics per student: loss and held-out loss (float64), excess = L - sigma^2 T d, the loss
-    curve. Weights are stored as ``<class>_<role>_r<r>_<name>``.
+    Metrics per student: loss and held-out loss (float64), excess = L - sigma^2 T d, the
+    converged excess and spike flag (SPEC 3b), the loss curve. Weights are stored as ``<class>_<role>_r<r>_<name>``.
     """
     spec = load_spec(data_path)
     arrays = load_arrays(data_path, "X", "Y", "X_test", "Y_test")
@@ -90,11 +95,13 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
                          label=label)
         loss = evaluate(fwd, res.params, arrays["X"], arrays["Y"])
         loss_test = evaluate(fwd, res.params, arrays["X_test"], arrays["Y_test"])
-        log.info("%s: %.1fs, excess %.4g", label, res.seconds, loss - spec.noise_floor)
+        conv = convergence_columns(loss, res.converged_loss, spec.noise_floor)
+        log.info("%s: %.1fs, excess %.4g (converged %.4g%s)", label, res.seconds, conv["excess"],
+                 conv["excess_converged"], ", SPIKED" if conv["spiked"] else "")
         weights.update({f"{st.key}_{k}": v for k, v in res.params.items()})
-        rows.append({"experiment": experiment, "seed": spec.seed, "class": st.cls,
-                     "role": st.role, "r": st.r, "steps": st.steps, "loss": loss,
-                     "loss_test": loss_test, "excess": loss - spec.noise_floor,
+        rows.append({"experiment": experiment, "operator": spec.operator, "seed": spec.seed,
+                     "class": st.cls, "role": st.role, "r": st.r, "steps": st.steps,
+                     "loss": loss, "loss_test": loss_test, **conv,
                      "excess_test": loss_test - spec.noise_floor,
                      "noise_floor": spec.noise_floor,
                      "curve_step": [s for s, _ in res.curve],

@@ -21,7 +21,7 @@ from .data import load_arrays, load_spec
 from .students import init_qk, qk_forward
 from .teachers import TeacherSpec
 from .fast import train_fast
-from .train import AdamSchedule, evaluate, train_adam
+from .train import AdamSchedule, convergence_columns, evaluate, train_adam
 
 log = logging.getLogger("entropic_bound.grid")
 
@@ -73,7 +73,8 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
     """Train all students of one dataset; write their weights (npz) and metrics (parquet).
 
     Metrics per student: final train/held-out loss L (float64 re-evaluation) and excess
-    L - sigma^2 T d, steps, trainer, and the logged loss curve. Wall time goes to the log and
+    L - sigma^2 T d, the converged excess and spike flag (SPEC 3b), steps, trainer, and the
+    logged loss curve. Wall time goes to the log and
     to Snakemake's benchmark file, not here, so that the table is identical across reruns.
     """
     spec = load_spec(data_path)
@@ -88,18 +89,20 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
     students = students_of(spec, cfg)
     weights: dict[str, np.ndarray] = {}
     rows = []
-    for st, (params, curve, seconds) in zip(students, _train(spec.kind, students, x, y, cfg,
-                                                              forward)):
+    for st, (params, curve, seconds, converged) in zip(
+            students, _train(spec.kind, students, x, y, cfg, forward)):
         loss = evaluate(forward, params, arrays["X"], arrays["Y"])
         loss_test = evaluate(forward, params, arrays["X_test"], arrays["Y_test"])
-        log.info("%s: %.1fs, excess %.4g (held-out %.4g)", st.label, seconds, loss - floor,
+        conv = convergence_columns(loss, converged, floor)
+        log.info("%s: %.1fs, excess %.4g (converged %.4g%s, held-out %.4g)", st.label, seconds,
+                 conv["excess"], conv["excess_converged"], ", SPIKED" if conv["spiked"] else "",
                  loss_test - floor)
         weights.update({f"{st.role}_r{st.r}_{k}": v for k, v in params.items()})
         rows.append({
             "teacher": spec.kind, "spectrum": spec.spectrum, "r_star": spec.r_star,
             "seed": spec.seed, "role": st.role,
             "r": st.r, "steps": st.steps, "loss": loss, "loss_test": loss_test,
-            "excess": loss - floor, "excess_test": loss_test - floor, "noise_floor": floor,
+            **conv, "excess_test": loss_test - floor, "noise_floor": floor,
             "trainer": cfg.trainer,
             "curve_step": [s for s, _ in curve], "curve_loss": [v for _, v in curve],
         })
@@ -110,8 +113,8 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
 
 
 def _train(kind: str, students: list[Student], x: torch.Tensor, y: torch.Tensor,
-           cfg: GridTraining, forward) -> list[tuple[dict, list, float]]:
-    """(params, curve, seconds) per student, in order.
+           cfg: GridTraining, forward) -> list[tuple[dict, list, float, float]]:
+    """(params, curve, seconds, converged loss) per student, in order.
 
     The fast trainer batches students of the same role on a GPU (the whole sweep of a dataset
     in one computation keeps the device busy); on a CPU it trains them one at a time, which is
@@ -120,7 +123,7 @@ def _train(kind: str, students: list[Student], x: torch.Tensor, y: torch.Tensor,
     if cfg.trainer == "naive":
         results = [train_adam(forward, st.init, x, y, steps=st.steps, lr=cfg.lr,
                               log_every=cfg.log_every, label=st.label) for st in students]
-        return [(r.params, r.curve, r.seconds) for r in results]
+        return [(r.params, r.curve, r.seconds, r.converged_loss) for r in results]
     groups: list[list[Student]] = []
     for st in students:
         if x.device.type == "cuda" and groups and groups[-1][0].role == st.role:
@@ -133,5 +136,6 @@ def _train(kind: str, students: list[Student], x: torch.Tensor, y: torch.Tensor,
         res = train_fast(kind, [st.init for st in group], x, y, steps=group[0].steps, lr=cfg.lr,
                          log_every=cfg.log_every, labels=labels, chunk=cfg.chunk,
                          log=log, prefix=" + ".join(labels))
-        out.extend((p, c, res.seconds / len(group)) for p, c in zip(res.params, res.curves))
+        out.extend((p, c, res.seconds / len(group), conv)
+                   for p, c, conv in zip(res.params, res.curves, res.converged_losses))
     return out

@@ -4,11 +4,13 @@ The attention-native grids, Table 3 (SPEC E3) and Table 5 (E5), come in three gr
 all long-format with documented columns (``<t>`` is ``table3`` or ``table5``):
 
 ``<t>_cells``  one row per trained student (teacher, spectrum, r_star, seed, role, r): loss,
-               loss_test [squared error per sample], excess, excess_test [same units,
+               loss_test [squared error per sample], excess (final iterate), excess_converged
+               (mean over the last 10% of steps, SPEC 3b), spiked, excess_test [same units,
                L - sigma^2 T d], and the learned kernel's reff, reff_energy, rstable,
                numerical_rank, gd_rank, plus the teacher kernel's teacher_* measures.
-``<t>_sweep``  one row per (teacher, spectrum, r_star, r) of the rank sweep: excess
-               mean/std/min/max over seeds, excess_test mean.
+``<t>_sweep``  one row per (teacher, spectrum, r_star, r) of the rank sweep: converged excess
+               mean/std/min/max over seeds (the verdicts' quantity), final-iterate excess mean,
+               n_spiked, excess_test mean.
 ``<t>``        one row per (teacher, spectrum, r_star): the verdicts of SPEC E3 and the numbers
                behind them (see :func:`grid_summary`).
 """
@@ -47,10 +49,13 @@ GRID_KEYS = ["teacher", "spectrum", "r_star"]
 
 
 def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
+    """Per swept r: ``excess_*`` are the converged excess (SPEC 3b) over seeds."""
     sweep = cells[cells["role"] == "sweep"]
     g = sweep.groupby(GRID_KEYS + ["r"], sort=True)
-    out = g["excess"].agg(excess_mean="mean", excess_std="std", excess_min="min",
-                          excess_max="max").reset_index()
+    out = g["excess_converged"].agg(excess_mean="mean", excess_std="std", excess_min="min",
+                                    excess_max="max").reset_index()
+    out["excess_final_mean"] = g["excess"].mean().to_numpy()
+    out["n_spiked"] = g["spiked"].sum().astype(int).to_numpy()
     out["excess_test_mean"] = g["excess_test"].mean().to_numpy()
     out["noise_floor"] = g["noise_floor"].first().to_numpy()
     out["n_seeds"] = g["seed"].nunique().to_numpy()
@@ -60,8 +65,9 @@ def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
 def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     """Per (teacher, spectrum, r*): deficiency, achievability and recovery verdicts (SPEC E3).
 
-    deficiency:    seed-mean excess(r) > 0.1 * floor for every r < r* (vacuous at r* = 1)
-    achievability: |seed-mean excess(r)| < 0.01 * floor for every swept r >= r*
+    deficiency:    seed-mean converged excess(r) > 0.1 * floor for every r < r*; <NA> at r* = 1
+                   (no r < r*: not a pass)
+    achievability: |seed-mean converged excess(r)| < 0.01 * floor for every swept r >= r*
     recovery:      round(mean Reff(K_hat)) = r* (eq. 1), and the energy check
                    |R~eff(K_hat) - R~eff(K*)| <= 0.05 R~eff(K*) (eq. 2)
     cv_seed:       CV over seeds of the recovery student's Reff(K_hat)
@@ -91,7 +97,10 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "excess_r_star": at(r_star),
             "min_excess_below": float(below["excess_mean"].min()) if len(below) else np.nan,
             "max_abs_excess_at_or_above": float(above["excess_mean"].abs().max()),
-            "deficiency": bool((below["excess_mean"] > DEFICIENCY_FRACTION * floor).all()),
+            "max_abs_excess_final_at_or_above": float(above["excess_final_mean"].abs().max()),
+            "n_spiked": int(s["n_spiked"].sum()),
+            "deficiency": (bool((below["excess_mean"] > DEFICIENCY_FRACTION * floor).all())
+                           if len(below) else pd.NA),
             "achievability": bool((above["excess_mean"].abs()
                                    < ACHIEVABILITY_FRACTION * floor).all()),
             "recovery_reff": reff_mean,
@@ -106,32 +115,68 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "cv_seed_energy": seed_cv(rr["reff_energy"]),
         })
     out = pd.DataFrame(rows)
+    out["deficiency"] = out["deficiency"].astype("boolean")
     out["recovery"] = out["recovery_round"] & out["recovery_energy"]
     return out
 
 
-def table1(cells: pd.DataFrame, estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Table 1 (SPEC E1): the sweep per r, and a long summary of the published quantities.
+def _seed_stats(per_seed: dict[str, pd.Series]) -> list[dict]:
+    return [{"quantity": k, "mean": float(v.mean()), "std": float(v.std(ddof=1)),
+             "min": float(v.min()), "max": float(v.max()), "n_seeds": int(v.size)}
+            for k, v in per_seed.items()]
 
-    ``table1_sweep``: r, excess mean/std over seeds, held-out excess mean, the exact
-    Eckart-Young excess and the Theorem 5 bound (seed means).
-    ``table1``: one row per quantity (excess at r = 1, 2, 3; max |excess| above r*; raw and
-    MP-corrected Reff of the over-parameterised A; data-only ranks) with mean, std, min, max
-    over seeds.
+
+def _with_operator(frames: dict[str, pd.DataFrame], primary: str) -> pd.DataFrame:
+    out = pd.concat([f.assign(operator=op) for op, f in frames.items()], ignore_index=True)
+    out.insert(0, "operator", out.pop("operator"))
+    out.insert(1, "primary", out["operator"] == primary)
+    return out
+
+
+def table1(cells: pd.DataFrame, estimates: pd.DataFrame,
+           primary: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 1 (SPEC E1): the sweep per r, and a long summary of the published quantities, per
+    fixed operator (``primary`` marks the paper's reading, config ``e1.operator``).
+
+    ``table1_sweep``: r, converged excess (SPEC 3b) mean/std over seeds, final-iterate excess
+    mean, held-out excess mean, the exact Eckart-Young excess and the Theorem 5 bound (seed
+    means).
+    ``table1``: one row per quantity with mean, std, min, max over seeds: converged excess at
+    each r (``excess_r<r>``), its ratio to the seed's own Eckart-Young value for r < r*
+    (``excess_r<r>_over_eckart_young``), ||V*||_F^2 (``v_energy``), max |excess| above r*,
+    spiked students, raw and MP-corrected Reff of the over-parameterised A, data-only ranks.
     """
+    sweeps, summaries = {}, {}
+    for op, part in cells.groupby("operator", sort=True):
+        est = estimates[estimates["operator"] == op]
+        sweeps[op], summaries[op] = _table1_operator(part, est)
+    return _with_operator(sweeps, primary), _with_operator(summaries, primary)
+
+
+def _table1_operator(cells: pd.DataFrame,
+                     estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     sweep = cells[cells["role"] == "sweep"]
     g = sweep.groupby("r", sort=True)
-    per_r = g.agg(excess_mean=("excess", "mean"), excess_std=("excess", "std"),
+    per_r = g.agg(excess_mean=("excess_converged", "mean"),
+                  excess_std=("excess_converged", "std"),
+                  excess_final_mean=("excess", "mean"),
                   excess_test_mean=("excess_test", "mean"),
                   eckart_young=("eckart_young", "mean"),
                   theorem5_bound=("theorem5_bound", "mean"),
+                  n_spiked=("spiked", "sum"),
                   n_seeds=("seed", "nunique")).reset_index()
     r_star = int(estimates["r_star"].iloc[0])
-    per_seed: dict[str, pd.Series] = {
-        f"excess_r{r}": sweep[sweep["r"] == r].set_index("seed")["excess"]
-        for r in sorted(sweep["r"].unique())}
-    above = sweep[sweep["r"] > r_star].groupby("seed")["excess"].apply(lambda e: e.abs().max())
+    per_seed: dict[str, pd.Series] = {}
+    for r in sorted(sweep["r"].unique()):
+        at = sweep[sweep["r"] == r].set_index("seed")
+        per_seed[f"excess_r{r}"] = at["excess_converged"]
+        if r < r_star:
+            per_seed[f"excess_r{r}_over_eckart_young"] = at["excess_converged"] / at["eckart_young"]
+    above = sweep[sweep["r"] > r_star].groupby("seed")["excess_converged"].apply(
+        lambda e: e.abs().max())
     per_seed["max_abs_excess_above_r_star"] = above
+    per_seed["n_spiked"] = cells.groupby("seed")["spiked"].sum().astype(float)
+    per_seed["v_energy"] = cells.groupby("seed")["v_energy"].first()
     rec = cells[cells["role"] == "recovery"].set_index("seed")
     per_seed["recovery_reff"] = rec["op_reff"]
     per_seed["recovery_reff_mp"] = rec["op_reff_mp"]
@@ -141,24 +186,47 @@ def table1(cells: pd.DataFrame, estimates: pd.DataFrame) -> tuple[pd.DataFrame, 
             ["estimator", "variable"]):
         per_seed[f"dataonly_{name}_{col}"] = grp.set_index("seed")["value"].astype(float)
     per_seed["noise_floor"] = cells.groupby("seed")["noise_floor"].first()
-    rows = [{"quantity": k, "mean": float(v.mean()), "std": float(v.std(ddof=1)),
-             "min": float(v.min()), "max": float(v.max()), "n_seeds": int(v.size)}
-            for k, v in per_seed.items()]
-    return per_r, pd.DataFrame(rows)
+    return per_r, pd.DataFrame(_seed_stats(per_seed))
 
 
-def table2(cells: pd.DataFrame) -> pd.DataFrame:
-    """Table 2 (SPEC E2): per ladder class, the excess at r = r* and the realized-operator
-    measures of the over-parameterised student (seed means; ``*_std`` over seeds)."""
-    at = cells[cells["role"] == "at_r_star"].groupby("class")
-    over = cells[cells["role"] == "overparam"].groupby("class")
-    out = at.agg(excess_at_r_star=("excess", "mean"), excess_at_r_star_std=("excess", "std"),
+# Table 2's achievable excess of each class (SPEC E2; entropic_bound.achievable): B0 reaches
+# Eckart-Young at r*, B1c is bounded by its least squares with V = V*, and a block's residual +
+# FFN by the per-token linear predictor. B1/B2 have no cheap bound.
+CLASS_BOUND = {"B0": "bound_eckart_young", "B1c": "bound_b1c_fixed_v",
+               **{c: "bound_per_token_linear" for c in
+                  ("B3", "B3_postln", "B3_rscale", "B3_postln_rscale")}}
+BOUNDS = ("bound_eckart_young", "bound_b1c_fixed_v", "bound_per_token_linear")
+
+
+def table2(cells: pd.DataFrame, primary: str) -> pd.DataFrame:
+    """Table 2 (SPEC E2): per (operator, ladder class), the converged excess at r = r* (SPEC
+    3b; final-iterate beside it), the excess normalised by the operator energy
+    ||A*||_F^2 ||V*||_F^2 (``excess_normalized``), the class's achievable excess
+    (``achievable_excess``, named by ``achievable_by``) and the dataset bounds, and the
+    realized-operator measures of the over-parameterised student (seed means; ``*_std`` over
+    seeds). ``primary`` marks the paper's operator (config ``e2.operator``)."""
+    at_rows = cells[cells["role"] == "at_r_star"].assign(
+        excess_normalized=lambda f: f["excess_converged"] / f["operator_energy"])
+    at = at_rows.groupby(["operator", "class"])
+    out = at.agg(excess_at_r_star=("excess_converged", "mean"),
+                 excess_at_r_star_std=("excess_converged", "std"),
+                 excess_final_at_r_star=("excess", "mean"),
+                 n_spiked=("spiked", "sum"),
+                 excess_normalized=("excess_normalized", "mean"),
                  excess_test_at_r_star=("excess_test", "mean"),
+                 operator_energy=("operator_energy", "mean"),
+                 **{b: (b, "mean") for b in BOUNDS},
                  noise_floor=("noise_floor", "first"), n_seeds=("seed", "nunique"))
     measures = ["excess", "op_reff", "op_reff_energy", "op_reff_mp", "mix_mean_reff",
                 "mix_mean_reff_energy", "mix_input_reff", "mix_input_reff_energy"]
-    over_means = over[measures].mean().add_prefix("overparam_")
-    return out.join(over_means).reset_index()
+    over = cells[cells["role"] == "overparam"].groupby(["operator", "class"])
+    out = out.join(over[measures].mean().add_prefix("overparam_")).reset_index()
+    out["achievable_by"] = out["class"].map(CLASS_BOUND)
+    out["achievable_excess"] = [row[b] if isinstance(b, str) else np.nan
+                                for b, (_, row) in zip(out["achievable_by"], out.iterrows())]
+    out["n_spiked"] = out["n_spiked"].astype(int)
+    out.insert(1, "primary", out["operator"] == primary)
+    return out
 
 
 def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

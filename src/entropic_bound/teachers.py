@@ -17,6 +17,9 @@ import numpy as np
 
 KINDS = ("linear_qk", "softmax_qk", "fixed_operator")
 SPECTRA = ("sharp", "power_law", "flat")
+# Fixed-operator factors (SPEC section 2): "independent" A* = U diag(lambda) W^T (the paper's
+# reading, trace ~ 0); "symmetric" A* = U diag(lambda) U^T (sensitivity variant, trace = sum lambda).
+OPERATORS = ("independent", "symmetric")
 
 
 def spectrum(kind: str, r_star: int) -> np.ndarray:
@@ -50,13 +53,21 @@ class TeacherSpec:
     seed: int
     spectrum: str = "sharp"
     n_test: int | None = None
+    operator: str | None = None  # fixed_operator only: one of OPERATORS
+
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown teacher kind {self.kind!r}; expected one of {KINDS}")
         if self.spectrum not in SPECTRA:
             raise ValueError(f"unknown spectrum {self.spectrum!r}; expected one of {SPECTRA}")
-        dim = self.T if self.kind == "fixed_operator" else self.d
+        fixed = self.kind == "fixed_operator"
+        if fixed and self.operator not in OPERATORS:
+            raise ValueError(f"fixed_operator needs operator in {OPERATORS}, got {self.operator!r}")
+        if not fixed and self.operator is not None:
+            raise ValueError(f"operator={self.operator!r} applies to fixed_operator only; the "
+                             f"kernel K* of {self.kind} is U diag(lambda) U^T")
+        dim = self.T if fixed else self.d
         if not 1 <= self.r_star <= dim:
             raise ValueError(f"r_star={self.r_star} must lie in [1, {dim}] for {self.kind}")
 
@@ -101,14 +112,20 @@ def mixer(kind: str, x: np.ndarray, operator: np.ndarray) -> np.ndarray:
 def generate(spec: TeacherSpec) -> dict[str, np.ndarray]:
     """Draw the teacher and its data: Y = M(X) X V* + E.
 
+    The operator is U diag(lambda) U^T (the kernel K* of the QK teachers, and the symmetric
+    fixed operator) or U diag(lambda) W^T with U, W independent orthonormal factors (the
+    independent fixed operator, SPEC section 2). W has its own stream, so adding it left every
+    other array of a spec unchanged.
+
     Returns float64 arrays: ``operator`` (K* of shape d x d, or A* of shape T x T for the
     fixed-operator task), ``V``, ``X``, ``Y``, ``X_test``, ``Y_test``, and ``spectrum``.
     """
-    rng_u, rng_v, rng_x, rng_e, rng_xt, rng_et = _streams(spec, 6)
+    rng_u, rng_v, rng_x, rng_e, rng_xt, rng_et, rng_w = _streams(spec, 7)
     lam = spectrum(spec.spectrum, spec.r_star)
     dim = spec.T if spec.kind == "fixed_operator" else spec.d
     u = orthonormal_columns(rng_u, dim, spec.r_star)
-    operator = (u * lam) @ u.T
+    w = orthonormal_columns(rng_w, dim, spec.r_star) if spec.operator == "independent" else u
+    operator = (u * lam) @ w.T
     v = rng_v.standard_normal((spec.d, spec.d)) / math.sqrt(spec.d)
     n_test = spec.n if spec.n_test is None else spec.n_test
 

@@ -2,6 +2,11 @@
 
 Loss (SPEC section 1): L = mean_n ||Y_hat_n - Y_n||_F^2. float32 training; the final losses are
 re-evaluated in float64 so that excesses of order 1e-4 are not float32 rounding.
+
+Converged loss (SPEC section 3b, App. C.5 "converged MSE"): the mean full-batch training loss
+over the last 10% of the steps. Full-batch training evaluates the loss at every step anyway, so
+it costs one addition per step of that window; the verdicts use it, and a student whose final
+iterate sits far above it is flagged as spiked (:func:`convergence_columns`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,27 @@ class AdamSchedule:
     log_every: int = 100
 
 
+CONVERGED_FRACTION = 0.1  # SPEC 3b: the converged loss averages the last 10% of the steps
+SPIKE_FRACTION = 0.01  # SPEC 3b: final excess above the converged one by > 0.01 floor = spiked
+
+
+def tail_start(steps: int) -> int:
+    """First step of the converged-loss window: the last ceil(10%) of ``steps`` (at least one)."""
+    return steps - max(1, math.ceil(CONVERGED_FRACTION * steps)) + 1
+
+
+def convergence_columns(loss_final: float, loss_converged: float, floor: float) -> dict:
+    """Final-iterate and converged excess (SPEC 3b) and the spike flag of one student.
+
+    excess = L_final - floor (float64 re-evaluation of the last weights); excess_converged =
+    mean loss over the last 10% of steps - floor; spiked when excess - excess_converged >
+    0.01 floor (a late Adam spike that left the final iterate above the plateau it had reached).
+    """
+    excess, converged = loss_final - floor, loss_converged - floor
+    return {"excess": excess, "excess_converged": converged,
+            "spiked": bool(excess - converged > SPIKE_FRACTION * floor)}
+
+
 class TrainingDiverged(RuntimeError):
     """The loss became NaN or infinite; raised with the step and the student's label."""
 
@@ -44,6 +70,7 @@ class TrainResult:
     curve: list[tuple[int, float]] = field(default_factory=list)
     seconds: float = 0.0
     steps: int = 0
+    converged_loss: float = float("nan")  # mean training loss over the last 10% of steps
 
 
 def mse(y_hat: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -61,12 +88,16 @@ def train_adam(forward: Forward, init: dict[str, np.ndarray], x: torch.Tensor, y
               for k, v in init.items()}
     opt = torch.optim.Adam(params.values(), lr=lr)
     curve: list[tuple[int, float]] = []
+    first_tail = tail_start(steps)
+    tail = torch.zeros((), dtype=torch.float64, device=x.device)
     start = time.perf_counter()
     for step in range(1, steps + 1):
         opt.zero_grad(set_to_none=True)
         loss = mse(forward(x, **params), y)
         loss.backward()
         opt.step()
+        if step >= first_tail:
+            tail += loss.detach()
         if step % log_every == 0 or step == steps:
             value = float(loss.detach())
             if not math.isfinite(value):
@@ -76,7 +107,8 @@ def train_adam(forward: Forward, init: dict[str, np.ndarray], x: torch.Tensor, y
             log.info("%s step %d/%d loss %.6g", label, step, steps, value)
     return TrainResult(
         params={k: p.detach().cpu().numpy() for k, p in params.items()},
-        curve=curve, seconds=time.perf_counter() - start, steps=steps)
+        curve=curve, seconds=time.perf_counter() - start, steps=steps,
+        converged_loss=float(tail) / (steps - first_tail + 1))
 
 
 def evaluate(forward: Forward, params: dict[str, np.ndarray], x: np.ndarray,

@@ -19,6 +19,7 @@ for _exp in ("e1", "e2"):
 wildcard_constraints:
     exp="e3|e5",
     fexp="e1|e2",
+    operator="independent|symmetric",
     table="table3|table5",
     teacher="linear_qk|softmax_qk",
     spectrum="sharp|power_law|flat",
@@ -49,7 +50,10 @@ def grid_datasets(exp, pattern):
 
 
 def fixed_datasets(exp, pattern):
-    return expand(pattern, fexp=exp, seed=sorted(config[exp]["seeds"]))
+    """Every dataset of a fixed-operator experiment: the paper's operator, then the variants."""
+    c = config[exp]
+    operators = [c["operator"], *(o for o in c["operator_variants"] if o != c["operator"])]
+    return expand(pattern, fexp=exp, operator=operators, seed=sorted(c["seeds"]))
 
 
 def e6_cells(pattern):
