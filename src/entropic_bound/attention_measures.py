@@ -8,6 +8,9 @@ window X, and H_l = LN(x) the layer's attention input:
   participation     E_X[mean_i 1 / sum_j A_ij^2] (1 for one-hot rows, i+1 for uniform row i)
   whitened_reff     Reff(W_QK Sigma_X^{1/2}), Sigma_X the covariance of H_l over all positions
 and per layer the FFN stable rank ||W_in||_F^2 / ||W_in||_2^2 (eq. 3) of the up-projection.
+``static_reff_init`` is the same head's Reff(W_QK) at initialisation (the cell's seed rebuilds
+it): how far training moved the kernel decides whether a short budget's ranks are comparable
+with the paper's.
 The math is on arrays (:func:`head_measures`), testable on constructed attention maps.
 """
 
@@ -20,7 +23,7 @@ import torch
 from . import spectra
 from .atomic import write_parquet
 from .corpora import load_tokens
-from .lm import LMConfig, eval_starts, load_model, windows
+from .lm import LMConfig, build, eval_starts, load_model, windows
 
 
 def participation(attn: np.ndarray) -> float:
@@ -52,6 +55,7 @@ def measure_lm(tokens: str, meta: str, weights: str, metrics: str, out: str, *, 
     """Measure every head of one trained cell on the fixed validation windows."""
     arrays, info = load_tokens(tokens, meta)
     model = load_model(weights, info["vocab_size"], d_model, cfg)
+    init = build(info["vocab_size"], d_model, cfg, seed)
     val = arrays["val"]
     x, _ = windows(val, eval_starts(len(val), cfg.context, cfg.eval_windows), cfg.context)
     probe: list[dict] = []
@@ -59,13 +63,14 @@ def measure_lm(tokens: str, meta: str, weights: str, metrics: str, out: str, *, 
         model(x, probe)
     val_loss = float(pd.read_parquet(metrics)["val_loss"].iloc[0])
     rows = []
-    for layer, (block, seen) in enumerate(zip(model.blocks, probe)):
+    for layer, (block, block0, seen) in enumerate(zip(model.blocks, init.blocks, probe)):
         h = seen["input"].double().reshape(-1, d_model).numpy()
         cov = np.cov(h, rowvar=False)
         ffn = spectra.rstable(block.fc.weight.detach().double().numpy())
         for head in range(block.heads):
             rows.append({"corpus": corpus, "d_model": d_model, "seed": seed, "layer": layer,
                          "head": head, "val_loss": val_loss, "ffn_stable_rank": ffn,
+                         "static_reff_init": spectra.reff(block0.head_kernel(head)),
                          **head_measures(block.head_kernel(head),
                                          seen["attn"][:, head].numpy(), cov)})
     frame = pd.DataFrame(rows)

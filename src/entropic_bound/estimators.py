@@ -192,8 +192,11 @@ def predictability(data_path: str, out: str, iterations: int = 20, shrinkage: fl
     weighted log-inversion), and two read-outs of the paper's own K_hat: its Gavish-Donoho
     count (``gd`` column, scored as ``v_known_gd``) and ``combined``, the geometric mean of the
     kernel-side and realized-mixer R~eff (the two err in opposite directions at small r*).
-    Columns: numerical_rank, gd_rank, reff, reff_energy of the estimated matrix, and
-    ``estimate``: the number each estimator offers as its guess of r*.
+    Columns: numerical_rank (binding tolerance), rank_tol1e-2 (relative tolerance 1e-2),
+    gap_rank (largest singular-value gap), gd_rank, reff, reff_energy of the estimated matrix,
+    ``estimate``: the number each estimator offers as its guess of r*, and the dataset's
+    sigma_min(V*) (``v_sigma_min``): Y V*^-1 amplifies noise by up to 1 / sigma_min(V*), so the
+    V-known kernel of an ill-conditioned draw carries a noise floor above the binding tolerance.
     """
     spec = load_spec(data_path)
     a = load_arrays(data_path, "X", "Y", "V")
@@ -206,19 +209,23 @@ def predictability(data_path: str, out: str, iterations: int = 20, shrinkage: fl
                                                           weighted=True)
     matrices["als"] = als_kernel(spec.kind, x, a["Y"], iterations, 0.0, eps)[0]
     matrices["als_nuclear"] = als_kernel(spec.kind, x, a["Y"], iterations, shrinkage, eps)[0]
-    rows = [{"estimator": name, **spectra.measures(mat, tol)} for name, mat in matrices.items()]
+    rows = [{"estimator": name, **spectra.measures(mat, tol),
+             "rank_tol1e-2": spectra.numerical_rank(mat, 1e-2), "gap_rank": spectra.gap_rank(mat)}
+            for name, mat in matrices.items()]
     for row in rows:
         row["estimate"] = row["reff_energy"]
     by_name = {row["estimator"]: row for row in rows}
     kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
     rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})
     rows.append({"estimator": "combined", "numerical_rank": np.nan, "gd_rank": np.nan,
-                 "reff": np.nan, "reff_energy": np.nan,
+                 "reff": np.nan, "reff_energy": np.nan, "rank_tol1e-2": np.nan,
+                 "gap_rank": np.nan,
                  "estimate": float(np.sqrt(kernel["reff_energy"] * mixer_side["reff_energy"]))})
     frame = pd.DataFrame(rows)
     frame.insert(0, "seed", spec.seed)
     frame.insert(0, "r_star", spec.r_star)
     frame.insert(0, "teacher", spec.kind)
     frame["teacher_reff_energy"] = spectra.reff_energy(load_arrays(data_path, "operator")["operator"])
+    frame["v_sigma_min"] = float(spectra.singular_values(a["V"])[-1])
     write_parquet(out, frame)
     return frame

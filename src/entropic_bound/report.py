@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import published as P
 from .atomic import write_bytes, write_text
-from .claims import load_tables
+from .claims import CLAIM, load_tables, paper_v_energy_percentile
 
 Tables = dict[str, pd.DataFrame]
 
@@ -84,19 +85,20 @@ def figure_excess(sweep: pd.DataFrame, hue: str, col: str | None) -> bytes:
 def section_table3(t: Tables) -> Section:
     s = t["table3"]
     view = s[["teacher", "r_star", "n_seeds", "excess_r_star_minus_1", "excess_r_star",
-              "max_abs_excess_at_or_above", "recovery_reff", "recovery_reff_energy",
+              "max_abs_excess_at_or_above", "max_abs_excess_final_at_or_above", "n_spiked",
+              "recovery_reff", "recovery_reff_energy",
               "teacher_reff", "teacher_reff_energy", "cv_seed", "deficiency", "achievability",
               "recovery"]].copy()
-    view.insert(4, "paper: excess r*-1", view["teacher"].map({"linear_qk": "~450",
-                                                               "softmax_qk": "~2.5"}))
-    view["paper: teacher R~eff"] = view["r_star"].map(
-        {1: 1.000, 2: 1.649, 3: 2.623, 4: 3.571, 6: 5.448, 8: 7.317})
+    view["deficiency"] = view["deficiency"].astype(object).where(view["deficiency"].notna(), "n/a")
+    view.insert(4, "paper: excess r*-1", view["teacher"].map(P.TABLE3_EXCESS_BELOW))
+    view["paper: teacher R~eff"] = view["r_star"].map(P.E3_TEACHER_ENERGY)
     view["paper: verdicts"] = "all hold"
     return Section(
         "table3", "Table 3 — attention-native intrinsic rank (Section 6, App. C)",
-        "Verdicts per (teacher, r*): deficiency = seed-mean excess(r) > 0.1·floor for every "
-        "r < r* (vacuous at r* = 1); achievability = |seed-mean excess(r)| < 0.01·floor for "
-        "every swept r ≥ r*; recovery = round(Reff(K̂)) = r* and |R̃eff(K̂) − R̃eff(K*)| ≤ 5 %. "
+        "Verdicts per (teacher, r*) use the converged excess (mean over the last 10% of steps, "
+        "SPEC 3b; the final-iterate maximum and the count of spiked students stand beside it): "
+        "deficiency = seed-mean excess(r) > 0.1·floor for every r < r* (n/a at r* = 1); "
+        "achievability = |seed-mean excess(r)| < 0.01·floor for every swept r ≥ r*; recovery = round(Reff(K̂)) = r* and |R̃eff(K̂) − R̃eff(K*)| ≤ 5 %. "
         "The paper's table cells were lost in conversion; the published numbers that survive "
         "in its text stand beside ours.",
         [("Summary", fmt(view)),
@@ -104,15 +106,11 @@ def section_table3(t: Tables) -> Section:
         figure=base64.b64encode(figure_excess(t["table3_sweep"], "r_star", "teacher")).decode())
 
 
-PUBLISHED_T5 = {"sharp": (3.57, 3.57), "power_law": (2.43, 2.44), "flat": (4.00, 4.00)}
-
-
 def section_table5(t: Tables) -> Section:
     s = t["table5"]
     view = s[["spectrum", "r_star", "n_seeds", "teacher_reff_energy", "recovery_reff_energy",
               "excess_r_star", "max_abs_excess_at_or_above", "achievability"]].copy()
-    view["paper: teacher -> recovered R~eff"] = view["spectrum"].map(
-        {k: f"{a:.2f} -> {b:.2f}" for k, (a, b) in PUBLISHED_T5.items()})
+    view["paper: teacher -> recovered R~eff"] = view["spectrum"].map(P.TABLE5)
     view["paper: excess r*"] = "~0"
     return Section(
         "table5", "Table 5 — spectral-gap ablation (App. D)",
@@ -158,14 +156,20 @@ def figure_table2(t2: pd.DataFrame) -> bytes:
     return _png(draw)
 
 
-PUBLISHED_T1 = {"excess_r1": "28.5", "excess_r2": "8.8", "excess_r3": "~2e-4",
-                "recovery_reff_mp": "2.97", "dataonly_v_known_numerical_rank": "3",
-                "dataonly_v_unknown_numerical_rank": "3", "noise_floor": "0.48"}
+def v_draw_note() -> str:
+    """Where the paper's E1 excess puts its V* draw (Table 1's scale is ||V*||_F^2)."""
+    implied, pct = paper_v_energy_percentile(1)
+    expected = P.E1_D * sum(lam**2 for lam in P.E1_SPECTRUM[1:])
+    return (f"The excess at r < r* is ||V*||_F^2 times the Eckart-Young tail, so it depends on "
+            f"the V* draw: the paper's {P.E1_EXCESS[1]} at r = 1 implies ||V*||_F^2 = "
+            f"{implied:.2f}, the {100 * pct:.1f}th percentile of d ||V*||_F^2 ~ chi^2(d^2) "
+            f"(expected excess {expected:.1f}). The claims therefore judge each seed against its "
+            f"own Eckart-Young value.")
 
 
 def section_table1(t: Tables) -> Section:
     s = t["table1"].copy()
-    s["paper"] = s["quantity"].map(PUBLISHED_T1).fillna("")
+    s["paper"] = s["quantity"].map(P.TABLE1).where(s["primary"], "").fillna("")
     return Section(
         "table1", "Table 1 — linear surrogate (Section 4)",
         "Fixed operator A* (sharp spectrum), student B0 = P Q^T X V. Rank sweep beside the exact "
@@ -174,23 +178,42 @@ def section_table1(t: Tables) -> Section:
         "data-only ranks of A from (X, Y) (numerical rank at the relative tolerance, and the "
         "Gavish-Donoho count).",
         [("Summary (over seeds)", fmt(s)), ("Rank sweep (seed means)", fmt(t["table1_sweep"]))],
-        figure=base64.b64encode(figure_table1(t["table1_sweep"])).decode())
+        figure=base64.b64encode(figure_table1(
+            t["table1_sweep"][t["table1_sweep"]["primary"]])).decode(),
+        notes=[v_draw_note()])
 
 
-PUBLISHED_T2 = {"B0": "~0", "B1": "69.4", "B1c": "69.0", "B2": "68.7", "B3": "51.9"}
+T2_HEADLINE = ["operator", "class", "paper: excess at r*", "excess_at_r_star",
+               "excess_final_at_r_star", "n_spiked", "paper: normalised", "excess_normalized",
+               "achievable_excess", "achievable_by", "n_seeds"]
 
 
 def section_table2(t: Tables) -> Section:
     s = t["table2"].copy()
-    s.insert(2, "paper: excess at r*", s["class"].map(PUBLISHED_T2))
+    paper = s["primary"] & s["class"].isin(P.TABLE2.keys())
+    s["paper: excess at r*"] = s["class"].map(P.TABLE2).where(paper, "")
+    s["paper: normalised"] = s["class"].map(P.TABLE2_NORMALIZED).where(paper, "")
+    bounds = s.groupby("operator")[["operator_energy", "bound_eckart_young",
+                                    "bound_b1c_fixed_v", "bound_per_token_linear"]].first()
+    over = s[s["overparam_op_reff"].notna()]
+    over = over[["operator", "class", *[c for c in s.columns if c.startswith("overparam_")]]]
     return Section(
         "table2", "Table 2 — interpolation ladder (Section 5)",
-        "Fixed-operator task; each class trained at r = r* (B1c: full-rank K), and "
-        "over-parameterised for the realized-operator measures: Reff of the static operator "
-        "(A for B0, the kernel otherwise), of the data-averaged mixer E_X[M(X)], and the "
-        "per-input mean E_X[Reff(M(X))].",
-        [("Summary (seed means)", fmt(s))],
-        figure=base64.b64encode(figure_table2(t["table2"])).decode())
+        "Fixed-operator task, A* = U diag(lambda) W^T with independent factors (SPEC section 2; "
+        "the symmetric U diag(lambda) U^T is a sensitivity variant). Each class trained at "
+        "r = r* (B1c: full-rank K); excess = converged excess (SPEC 3b), final iterate beside "
+        "it; normalised = excess / (||A*||_F^2 ||V*||_F^2), the paper's value / 72.5. "
+        "Achievable excess per class: B0 Eckart-Young at r*, B1c least squares in K with "
+        "V = V*, B3 family the per-token linear predictor Y = X W (what a residual + FFN can "
+        "reach without mixing tokens); B1/B2 have no cheap bound. B3_postln, B3_rscale, "
+        "B3_postln_rscale are sensitivity variants of the block (post-LN; learnable skip "
+        "scales), trained at r* only. Over-parameterised students give the realized-operator "
+        "measures: Reff of the static operator (A for B0, the kernel otherwise), of the "
+        "data-averaged mixer E_X[M(X)], and the per-input mean E_X[Reff(M(X))].",
+        [("Excess at r* (seed means)", fmt(s[T2_HEADLINE])),
+         ("Achievable excess per dataset (seed means)", fmt(bounds.reset_index())),
+         ("Realized operators of the over-parameterised students", fmt(over))],
+        figure=base64.b64encode(figure_table2(s[s["primary"]])).decode())
 
 
 PAPER_ESTIMATORS = ("v_known", "als", "als_nuclear", "realized_mixer")
@@ -239,23 +262,15 @@ def section_table4(t: Tables) -> Section:
         "shrinkage), realized mixer R~eff(mean_n M_hat_n). New candidates for open problem "
         "(i): v_known_weighted (delta-method weighted log-inversion), v_known_gd (Gavish-Donoho "
         "count of the V-known kernel), combined (geometric mean of kernel-side and "
-        "realized-mixer R~eff). Paper's published values: linear numerical rank = r*, "
-        "realized mixer ~16; softmax numerical rank 17-23, kernel-side R~eff 2.31 at r* = 1, "
-        "realized mixer 1.10 -> 8.46.",
+        "realized-mixer R~eff). Beside the binding numerical rank (relative tolerance of the "
+        "config), the rank at 1e-2, the largest-gap rank and the smallest sigma_min(V*) over "
+        "seeds: Y V*^-1 amplifies noise on ill-conditioned draws. Paper's published values: "
+        f"linear numerical rank = r*, realized mixer ~{P.E4_LINEAR_MIXER:g}; softmax numerical "
+        f"rank {P.span(P.E4_SOFTMAX_RANK)}, kernel-side R~eff {P.E4_SOFTMAX_KERNEL_R1} at "
+        f"r* = 1, realized mixer {P.E4_SOFTMAX_MIXER[0]:.2f} -> {P.E4_SOFTMAX_MIXER[1]:.2f}.",
         [("Estimates (seed means)", fmt(pred)), ("Scores (all r* and seeds)", fmt(scores))],
         figure=base64.b64encode(figure_table4(pred)).decode(),
         notes=[best_softmax_note(scores)])
-
-
-PUBLISHED_T6 = {
-    "pearson_predicted_vs_static": "-0.272", "spearman_predicted_vs_static": "-0.275",
-    "cv_seed_max": "[0.006, 0.087]", "pearson_loss_vs_static": "-0.79",
-    "pearson_h1_vs_ffn_stable_rank": "-0.05", "largest_layer0_static_reff": "13-19",
-    "largest_layer1_static_reff": "30-44", "cv_across_corpora_predicted_rank": "0.66",
-    **{f"cv_across_corpora_{m}": "0.06-0.20" for m in
-       ("mean_attn_reff", "per_input_reff", "participation", "whitened_reff")},
-    "ridge_full_rank_corpora": "all 6", "repeat_separated_corpora": "1 of 6",
-}
 
 
 def figure_table6(cells: pd.DataFrame) -> bytes:
@@ -281,7 +296,7 @@ def figure_table6(cells: pd.DataFrame) -> bytes:
 
 def section_table6(t: Tables) -> Section:
     stats = t["table6_stats"].copy()
-    stats.insert(1, "paper", stats["stat"].map(PUBLISHED_T6).fillna(""))
+    stats.insert(1, "paper", stats["stat"].map(P.TABLE6).fillna(""))
     corpora = t["table6_corpora"].drop(columns=["lag_mi_bits"])
     return Section(
         "table6", "Appendix B — real-corpus diagnostics (E6)",
@@ -337,11 +352,13 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
         if sec.figure:
             sec.figure_file = f"{sec.key.split('_')[0]}.png"
             write_bytes(Path(html_out).with_name(sec.figure_file), base64.b64decode(sec.figure))
-    claims = pd.read_parquet(claims_path)
+    everything = pd.read_parquet(claims_path)
+    claims = everything[everything["kind"] == CLAIM]
+    checks = everything[everything["kind"] != CLAIM]
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
                       autoescape=False, trim_blocks=True, lstrip_blocks=True)
     context = {
-        "sections": sections, "claims": claims,
+        "sections": sections, "claims": claims, "checks": checks,
         "counts": claims["verdict"].value_counts().to_dict(), "params": params,
         "differs": settings_diff(params, yaml.safe_load(open(paper_config)))
         if paper_config else [],

@@ -17,6 +17,7 @@ __all__ = [
     "numerical_rank",
     "gavish_donoho_omega",
     "gavish_donoho_rank",
+    "gap_rank",
     "mp_correct",
     "measures",
     "reff_stack",
@@ -99,6 +100,16 @@ def _gavish_donoho_rank(s: np.ndarray, shape: tuple[int, ...]) -> int:
         return 0
     beta = min(shape) / max(shape)
     return int((s > gavish_donoho_omega(beta) * np.median(s)).sum())
+
+
+def gap_rank(m: np.ndarray) -> int:
+    """Largest-gap rank: the k maximising sigma_k / sigma_{k+1} over the nonzero singular values
+    (a scale-free count with no tolerance; 0 for the zero matrix, the size for one nonzero)."""
+    s = singular_values(m)
+    s = s[s > 0]
+    if s.size <= 1:
+        return int(s.size)
+    return int(np.argmax(s[:-1] / s[1:]) + 1)
 
 
 def mp_correct(r_hat: float, m: int, n: int) -> float:

@@ -233,8 +233,9 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 4 (SPEC E4): data-only predictability, and the scores of every estimator.
 
     ``table4_predictability``: per (teacher, r_star, estimator), seed means of the estimate,
-    numerical_rank, gd_rank and reff_energy, the estimate's seed min/max, and the teacher's
-    R~eff(K*).
+    numerical_rank (binding tolerance), rank_tol1e-2, gap_rank, gd_rank and reff_energy, the
+    numerical rank's and the estimate's seed min/max, the smallest sigma_min(V*) over seeds, and
+    the teacher's R~eff(K*).
     ``table4_scores``: per (teacher, estimator), over every r* and seed: mae = mean
     |estimate - r*|, hits = #(round(estimate) = r*), n, and mae_energy = mean
     |estimate - R~eff(K*)|; ranked by mae within each teacher.
@@ -243,6 +244,10 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     g = estimates.groupby(keys, sort=True)
     pred = g.agg(estimate=("estimate", "mean"), estimate_min=("estimate", "min"),
                  estimate_max=("estimate", "max"), numerical_rank=("numerical_rank", "mean"),
+                 numerical_rank_min=("numerical_rank", "min"),
+                 numerical_rank_max=("numerical_rank", "max"),
+                 rank_tol1e_2=("rank_tol1e-2", "mean"), gap_rank=("gap_rank", "mean"),
+                 v_sigma_min=("v_sigma_min", "min"),
                  gd_rank=("gd_rank", "mean"), reff_energy=("reff_energy", "mean"),
                  teacher_reff_energy=("teacher_reff_energy", "first"),
                  n_seeds=("seed", "nunique")).reset_index()
@@ -261,6 +266,7 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 # Appendix B (SPEC E6): head measures averaged per cell, then the paper's statistics.
 HEAD_MEASURES = ("static_reff", "mean_attn_reff", "per_input_reff", "participation",
                  "whitened_reff")
+CELL_EXTRAS = ("static_reff_init", "ffn_stable_rank", "val_loss")
 SEPARATION_Z = 3.0  # a corpus is "separated" when |z| > 3 against the other corpora
 
 
@@ -273,25 +279,30 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
 
     Returns (cells, layers, stats):
     ``cells``  one row per (corpus, d_model): seed means of the head-averaged measures, the
-               FFN stable rank and validation loss, cv_seed of the static Reff, and the
-               corpus's predicted_rank and h1_bits;
-    ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure;
+               static Reff at initialisation and the relative drop 1 - static/initial
+               (``static_drop``), the FFN stable rank and validation loss, cv_seed of the static
+               Reff, and the corpus's predicted_rank and h1_bits;
+    ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure
+               and of the initial static Reff;
     ``stats``  one row per statistic (stat, value, lo, hi, n): Pearson/Spearman of predicted vs
                measured static rank (pooled, and Pearson within each d_model), cv_seed range,
                loss-rank Pearson (pooled and per d_model), largest model's layer
                ranges, CV across corpora of every measure and of the predictor,
-               Pearson(H1, FFN stable rank), ridge full-rank and repeat-separation counts.
+               Pearson(H1, FFN stable rank), ridge full-rank and repeat-separation counts,
+               the range of static_drop over cells, and the largest model's initial static Reff
+               per layer.
     """
     per_seed = (measures.groupby(["corpus", "d_model", "seed"])
-                [[*HEAD_MEASURES, "ffn_stable_rank", "val_loss"]].mean().reset_index())
+                [[*HEAD_MEASURES, *CELL_EXTRAS]].mean().reset_index())
     grouped = per_seed.groupby(["corpus", "d_model"])
-    cells = grouped[[*HEAD_MEASURES, "ffn_stable_rank", "val_loss"]].mean()
+    cells = grouped[[*HEAD_MEASURES, *CELL_EXTRAS]].mean()
+    cells["static_drop"] = 1.0 - cells["static_reff"] / cells["static_reff_init"]
     cells["cv_seed"] = grouped["static_reff"].apply(_cv)
     cells["seeds"] = grouped.size()
     cells = cells.reset_index().merge(
         data_side[["corpus", "predicted_rank", "h1_bits"]], on="corpus", how="left")
-    layers = (measures.groupby(["corpus", "d_model", "layer"])[list(HEAD_MEASURES)].mean()
-              .reset_index())
+    layers = (measures.groupby(["corpus", "d_model", "layer"])
+              [[*HEAD_MEASURES, "static_reff_init"]].mean().reset_index())
 
     def stat(name: str, value: float, lo: float = np.nan, hi: float = np.nan,
              n: int = 0) -> dict:
@@ -308,6 +319,8 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
         stat("pearson_loss_vs_static", cells["val_loss"].corr(cells["static_reff"]), n=n),
         stat("pearson_h1_vs_ffn_stable_rank", cells["h1_bits"].corr(cells["ffn_stable_rank"]),
              n=n),
+        stat("static_drop", cells["static_drop"].median(), cells["static_drop"].min(),
+             cells["static_drop"].max(), n),
     ]
     # The pooled statistics mix sizes (the measured rank grows with d_model); the same
     # correlations within each size show whether pooling hides or creates the sign.
@@ -320,6 +333,9 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
     for layer, part in largest.groupby("layer"):
         rows.append(stat(f"largest_layer{layer}_static_reff", part["static_reff"].mean(),
                          part["static_reff"].min(), part["static_reff"].max(), len(part)))
+        rows.append(stat(f"largest_layer{layer}_static_reff_init",
+                         part["static_reff_init"].mean(), part["static_reff_init"].min(),
+                         part["static_reff_init"].max(), len(part)))
     for m in HEAD_MEASURES:
         cvs = cells.groupby("d_model")[m].apply(_cv)
         rows.append(stat(f"cv_across_corpora_{m}", cvs.mean(), cvs.min(), cvs.max(), len(cvs)))
@@ -328,6 +344,9 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
     full = (data_side["ridge_numerical_rank"] == data_side["ridge_dim"]).sum()
     rows.append(stat("ridge_full_rank_corpora", full, data_side["ridge_reff"].min(),
                      data_side["ridge_reff"].max(), len(data_side)))
+    for col in sorted(c for c in data_side.columns if c.startswith("ridge_rank_tol")):
+        rows.append(stat(col, data_side[col].median(), data_side[col].min(),
+                         data_side[col].max(), len(data_side)))
     rows.append(stat("repeat_separated_corpora", len(separated(data_side["repeat_reff"])),
                      data_side["repeat_reff"].min(), data_side["repeat_reff"].max(),
                      len(data_side)))

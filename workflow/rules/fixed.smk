@@ -54,7 +54,8 @@ rule measure_fixed_cells:
         data=rules.make_fixed_data.output[0],
         weights=rules.train_fixed_cells.output.weights,
         metrics=rules.train_fixed_cells.output.metrics,
-        code=lib("fixed_measure", "fixed_task", "ladder", "spectra", "data", "atomic"),
+        code=lib("fixed_measure", "achievable", "fixed_task", "ladder", "spectra", "data",
+                 "atomic"),
     output:
         "results/measures/{fexp}/{operator}/s{seed}.parquet",
     params:

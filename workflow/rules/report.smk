@@ -13,7 +13,7 @@ TABLES = [
 rule evaluate_claims:
     input:
         tables=TABLES,
-        code=lib("claims", "atomic"),
+        code=lib("claims", "published", "atomic"),
     output:
         report("results/tables/claims.parquet", category="Claims",
                caption="../report/claims.rst"),
@@ -31,7 +31,7 @@ rule render_report:
         claims=rules.evaluate_claims.output[0],
         templates=["report/templates/report.md.j2", "report/templates/report.html.j2"],
         paper_config="config.yaml",
-        code=lib("report", "claims", "atomic"),
+        code=lib("report", "claims", "published", "atomic"),
     output:
         markdown="report/out/report.md",
         html=report("report/out/report.html", category="Report",

@@ -1,0 +1,306 @@
+"""Every claim rule on constructed tables: one that passes, one that is partly (where the rule has
+a partly outcome), one that fails. A rule that cannot fail is a defect; ``test_every_claim_is_
+covered`` makes a new claim without cases fail here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from entropic_bound import published as P
+from entropic_bound.claims import (CHECK, CLAIMS, NOT_COMPARABLE, NOT_REPRODUCED, NOT_RUN, PARTLY,
+                                   REPRODUCED, evaluate_claims)
+
+BY_ID = {c.id: c for c in CLAIMS}
+R_STARS = sorted(P.E3_TEACHER_ENERGY)
+
+
+def t3(teacher: str = "linear_qk", **cols) -> pd.DataFrame:
+    """A Table 3 with one row per r* of both teachers; ``cols`` set the rows of ``teacher``."""
+    rows = []
+    for te in ("linear_qk", "softmax_qk"):
+        for i, r in enumerate(R_STARS):
+            row = {"teacher": te, "r_star": r, "noise_floor": P.E3_NOISE_FLOOR,
+                   "teacher_reff_energy": P.E3_TEACHER_ENERGY[r], "deficiency": r > 1,
+                   "achievability": True, "recovery": True, "cv_seed": 0.001,
+                   "excess_r_star_minus_1": P.E3_EXCESS_BELOW[te] if r > 1 else np.nan}
+            if te == teacher:
+                row.update({k: (v[i] if isinstance(v, list) else v) for k, v in cols.items()})
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    out["deficiency"] = out["deficiency"].astype("boolean")
+    out.loc[out["r_star"] == 1, "deficiency"] = pd.NA
+    return out
+
+
+def half(n: int = len(R_STARS)) -> list[bool]:
+    return [i % 2 == 0 for i in range(n)]
+
+
+def t5(**over) -> pd.DataFrame:
+    rows = [{"spectrum": sp, "teacher_reff_energy": P.E5_TEACHER[sp],
+             "recovery_reff_energy": P.E5_RECOVERED[sp], "achievability": True,
+             "max_abs_excess_at_or_above": 1e-4} for sp in P.E5_TEACHER]
+    for sp, cols in over.items():
+        next(r for r in rows if r["spectrum"] == sp).update(cols)
+    return pd.DataFrame(rows)
+
+
+def t1(**quantities) -> pd.DataFrame:
+    """Table 1 summary; a quantity is a value (min = max = mean) or a (min, max) pair. A
+    non-primary operator's rows always look perfect, so a rule that reads them is caught."""
+    base = {"noise_floor": P.E1_NOISE_FLOOR, "excess_r1": 39.0, "excess_r2": 12.0,
+            "excess_r1_over_eckart_young": (0.99, 1.01),
+            "excess_r2_over_eckart_young": (0.99, 1.01), "excess_r3": 2e-4,
+            "max_abs_excess_above_r_star": 3e-4, "recovery_reff_mp": P.E1_MP_REFF,
+            **{f"dataonly_{e}_{c}": 3 for e in ("v_known", "v_unknown")
+               for c in ("numerical_rank", "gd_rank")}}
+    base.update(quantities)
+    rows = []
+    for name, v in base.items():
+        lo, hi = v if isinstance(v, tuple) else (v, v)
+        rows.append({"operator": "independent", "primary": True, "quantity": name,
+                     "mean": (lo + hi) / 2, "min": lo, "max": hi})
+    perfect = t1_perfect_rows()
+    return pd.concat([perfect, pd.DataFrame(rows)], ignore_index=True)  # perfect rows first
+
+
+def t1_perfect_rows() -> pd.DataFrame:
+    names = {"noise_floor": P.E1_NOISE_FLOOR, "excess_r1_over_eckart_young": 1.0,
+             "excess_r2_over_eckart_young": 1.0, "excess_r3": 0.0,
+             "max_abs_excess_above_r_star": 0.0, "recovery_reff_mp": P.E1_MP_REFF,
+             **{f"dataonly_{e}_{c}": 3 for e in ("v_known", "v_unknown")
+                for c in ("numerical_rank", "gd_rank")}}
+    return pd.DataFrame([{"operator": "symmetric", "primary": False, "quantity": k, "mean": v,
+                          "min": v, "max": v} for k, v in names.items()])
+
+
+def t2(primary: dict | None = None, spread: float = 0.0) -> pd.DataFrame:
+    """Table 2 at the paper's values (normalised by 72.5), B1c shifted by ``spread``; ``primary``
+    overrides (class -> normalised excess). A perfect non-primary operator sits beside it."""
+    rows = []
+    for op, is_primary in (("symmetric", False), ("independent", True)):  # decoy first
+        for cls, value in P.E2_EXCESS.items():
+            norm = value / P.E2_OPERATOR_ENERGY
+            if is_primary and primary and cls in primary:
+                norm = primary[cls]
+            if is_primary and cls == "B1c":
+                norm *= 1 + spread
+            rows.append({"operator": op, "primary": is_primary, "class": cls,
+                         "excess_at_r_star": norm * P.E2_OPERATOR_ENERGY,
+                         "excess_normalized": norm, "noise_floor": 0.3})
+    return pd.DataFrame(rows)
+
+
+def t4(**est) -> pd.DataFrame:
+    """Table 4 predictability; ``est`` maps '<teacher>.<estimator>' to {column: list over r*}."""
+    rows = []
+    for te in ("linear_qk", "softmax_qk"):
+        for name in ("v_known", "als", "realized_mixer"):
+            for i, r in enumerate(R_STARS):
+                teacher_energy = P.E3_TEACHER_ENERGY[r]
+                row = {"teacher": te, "estimator": name, "r_star": r,
+                       "teacher_reff_energy": teacher_energy, "reff_energy": teacher_energy,
+                       "numerical_rank": float(r), "gd_rank": float(r), "rank_tol1e_2": float(r),
+                       "gap_rank": float(r), "v_sigma_min": 0.1}
+                if te == "linear_qk" and name == "realized_mixer":
+                    row["reff_energy"] = 15.8
+                if te == "softmax_qk" and name == "v_known":
+                    row.update(numerical_rank=20.0, reff_energy=2.3 if r == 1 else teacher_energy)
+                if te == "softmax_qk" and name == "realized_mixer":
+                    row["reff_energy"] = float(np.linspace(*P.E4_SOFTMAX_MIXER, len(R_STARS))[i])
+                for col, values in est.get(f"{te}.{name}", {}).items():
+                    row[col] = values[i]
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def t6(**over) -> pd.DataFrame:
+    """Table 6 statistics at the paper's values (a trained network: static Reff moved 40%)."""
+    stats = {
+        "pearson_predicted_vs_static": (-0.27, np.nan, np.nan),
+        "spearman_predicted_vs_static": (-0.28, np.nan, np.nan),
+        "cv_seed_max": (0.05, 0.01, 0.05),
+        "static_drop": (0.4, 0.35, 0.5),
+        "pearson_loss_vs_static": (-0.8, np.nan, np.nan),
+        "pearson_loss_vs_static_d64": (-0.8, np.nan, np.nan),
+        "pearson_loss_vs_static_d128": (-0.7, np.nan, np.nan),
+        "largest_layer0_static_reff": (16, 13, 19),
+        "largest_layer0_static_reff_init": (60, 59, 61),
+        "largest_layer1_static_reff": (37, 30, 44),
+        "largest_layer1_static_reff_init": (60, 59, 61),
+        "pearson_h1_vs_ffn_stable_rank": (-0.05, np.nan, np.nan),
+        **{f"cv_across_corpora_{m}": (0.1, 0.06, 0.2) for m in
+           ("mean_attn_reff", "per_input_reff", "participation", "whitened_reff")},
+        "cv_across_corpora_predicted_rank": (0.66, np.nan, np.nan),
+        "ridge_full_rank_corpora": (6, 20, 30),
+        "ridge_rank_tol0.01": (60, 55, 64),
+        "repeat_separated_corpora": (1, 10, 30),
+    }
+    stats.update(over)
+    return pd.DataFrame([{"stat": k, "value": v[0], "lo": v[1], "hi": v[2], "n": 6}
+                         for k, v in stats.items() if v is not None])
+
+
+E6_PEARSON = "pearson_predicted_vs_static"
+E6_LOSS_SIZES = {"pearson_loss_vs_static_d64": None, "pearson_loss_vs_static_d128": None}
+
+CASES: dict[str, list[tuple[pd.DataFrame, str]]] = {
+    "E3.noise_floor": [(t3(), REPRODUCED), (t3(noise_floor=1.3), NOT_REPRODUCED)],
+    "E3.teacher_energy_ranks": [
+        (t3(), REPRODUCED),
+        (t3(teacher_reff_energy=[v + (0.01 if ok else 0) for v, ok in
+                                 zip(P.E3_TEACHER_ENERGY.values(), half())]), PARTLY),
+        (t3(teacher_reff_energy=[v + 0.01 for v in P.E3_TEACHER_ENERGY.values()]),
+         NOT_REPRODUCED)],
+    **{f"E3.{prop}.{te}": [(t3(te), REPRODUCED), (t3(te, **{prop: half()}), PARTLY),
+                           (t3(te, **{prop: False}), NOT_REPRODUCED)]
+       for prop in ("deficiency", "achievability", "recovery")
+       for te in ("linear_qk", "softmax_qk")},
+    "E3.cv_seed": [(t3(), REPRODUCED), (t3(cv_seed=0.05), PARTLY),
+                   (t3(cv_seed=0.2), NOT_REPRODUCED)],
+    **{f"E3.excess_below.{te}": [
+        (t3(te), REPRODUCED), (t3(te, excess_r_star_minus_1=P.E3_EXCESS_BELOW[te] * 4), PARTLY),
+        (t3(te, excess_r_star_minus_1=P.E3_EXCESS_BELOW[te] / 20), NOT_REPRODUCED)]
+       for te in ("linear_qk", "softmax_qk")},
+    **{f"E5.teacher_energy.{sp}": [
+        (t5(), REPRODUCED),
+        (t5(**{sp: {"teacher_reff_energy": P.E5_TEACHER[sp] + 0.01}}), NOT_REPRODUCED)]
+       for sp in P.E5_TEACHER},
+    **{f"E5.recovered_energy.{sp}": [
+        (t5(), REPRODUCED),
+        (t5(**{sp: {"recovery_reff_energy": P.E5_RECOVERED[sp] + 0.1}}), PARTLY),
+        (t5(**{sp: {"recovery_reff_energy": P.E5_RECOVERED[sp] + 1.0}}), NOT_REPRODUCED)]
+       for sp in P.E5_RECOVERED},
+    "E5.achievability": [(t5(), REPRODUCED), (t5(flat={"achievability": False}), PARTLY),
+                         (t5(**{sp: {"achievability": False} for sp in P.E5_TEACHER}),
+                          NOT_REPRODUCED)],
+    "E1.noise_floor": [(t1(), REPRODUCED), (t1(noise_floor=0.5), NOT_REPRODUCED)],
+    **{f"E1.excess_r{r}": [
+        (t1(), REPRODUCED),
+        (t1(**{f"excess_r{r}_over_eckart_young": (0.94, 1.01)}), PARTLY),
+        # the paper's own number on a typical draw: 28.5 / 39 = 0.73 of Eckart-Young
+        (t1(**{f"excess_r{r}_over_eckart_young": (0.73, 0.75)}), NOT_REPRODUCED)]
+       for r in P.E1_EXCESS},
+    "E1.floor_at_r_star": [(t1(), REPRODUCED), (t1(max_abs_excess_above_r_star=0.077), PARTLY),
+                           (t1(excess_r3=0.1, max_abs_excess_above_r_star=0.1),
+                            NOT_REPRODUCED)],
+    "E1.mp_corrected_reff": [(t1(), REPRODUCED), (t1(recovery_reff_mp=2.8), PARTLY),
+                             (t1(recovery_reff_mp=2.0), NOT_REPRODUCED)],
+    **{f"E1.dataonly_rank.{e}": [
+        (t1(), REPRODUCED), (t1(**{f"dataonly_{e}_numerical_rank": (10, 15)}), PARTLY),
+        (t1(**{f"dataonly_{e}_numerical_rank": (10, 15), f"dataonly_{e}_gd_rank": (3, 4)}),
+         NOT_REPRODUCED)] for e in ("v_known", "v_unknown")},
+    "E2.excess.B0": [(t2(), REPRODUCED), (t2({"B0": 0.01}), NOT_REPRODUCED)],
+    **{f"E2.excess.{cls}": [
+        (t2(), REPRODUCED),
+        (t2({cls: P.E2_EXCESS[cls] / P.E2_OPERATOR_ENERGY + 0.1}), PARTLY),
+        (t2({cls: P.E2_EXCESS[cls] / P.E2_OPERATOR_ENERGY - 0.3}), NOT_REPRODUCED)]
+       for cls in ("B1", "B1c", "B2", "B3")},
+    "E2.not_softmax_not_rank": [(t2(), REPRODUCED), (t2(spread=0.10), NOT_REPRODUCED)],
+    "E4.linear.numerical_rank": [
+        (t4(), REPRODUCED),
+        (t4(**{"linear_qk.v_known": {"numerical_rank": [r if ok else 20 for r, ok in
+                                                       zip(R_STARS, half())]}}), PARTLY),
+        (t4(**{"linear_qk.v_known": {"numerical_rank": [20] * 6}}), NOT_REPRODUCED)],
+    **{f"E4.linear.{name}_energy": [
+        (t4(), REPRODUCED),
+        (t4(**{f"linear_qk.{est}": {"reff_energy": [v * (1.2 if ok else 1) for v, ok in
+                                                    zip(P.E3_TEACHER_ENERGY.values(),
+                                                        half())]}}), PARTLY),
+        (t4(**{f"linear_qk.{est}": {"reff_energy": [v * 1.2 for v in
+                                                    P.E3_TEACHER_ENERGY.values()]}}),
+         NOT_REPRODUCED)] for name, est in (("v_known", "v_known"), ("v_unknown", "als"))},
+    "E4.linear.realized_mixer": [
+        (t4(), REPRODUCED), (t4(**{"linear_qk.realized_mixer": {"reff_energy": [12] * 6}}), PARTLY),
+        (t4(**{"linear_qk.realized_mixer": {"reff_energy": [4] * 6}}), NOT_REPRODUCED)],
+    "E4.softmax.numerical_rank": [
+        (t4(), REPRODUCED), (t4(**{"softmax_qk.v_known": {"numerical_rank": [30] * 6}}), PARTLY),
+        (t4(**{"softmax_qk.v_known": {"numerical_rank": R_STARS}}), NOT_REPRODUCED)],
+    "E4.softmax.kernel_r1": [
+        (t4(), REPRODUCED),
+        (t4(**{"softmax_qk.v_known": {"reff_energy": [1.5] + [2.0] * 5}}), PARTLY),
+        (t4(**{"softmax_qk.v_known": {"reff_energy": [1.0] + [2.0] * 5}}), NOT_REPRODUCED)],
+    "E4.softmax.realized_mixer": [
+        (t4(), REPRODUCED),
+        (t4(**{"softmax_qk.realized_mixer": {"reff_energy": [3, 4, 5, 6, 7, 20]}}), PARTLY),
+        (t4(**{"softmax_qk.realized_mixer": {"reff_energy": [2.6, 2.1, 3, 4, 5, 8]}}),
+         NOT_REPRODUCED)],
+    **{f"E6.predicted_vs_measured.{name}": [
+        (t6(), REPRODUCED),
+        (t6(**{stat: (-0.04, np.nan, np.nan)}), PARTLY),  # the predictor fails, no wrong sign
+        (t6(**{stat: (0.6, np.nan, np.nan)}), NOT_REPRODUCED)]
+       for name, stat in (("pearson", E6_PEARSON), ("spearman", "spearman_predicted_vs_static"))},
+    "E6.cv_seed": [
+        (t6(), REPRODUCED), (t6(cv_seed_max=(0.15, 0.01, 0.15)), PARTLY),
+        (t6(cv_seed_max=(0.2, 0.1, 0.2)), NOT_REPRODUCED),
+        (t6(static_drop=(0.01, -0.01, 0.02)), NOT_COMPARABLE)],  # untrained networks
+    "E6.loss_vs_rank": [
+        (t6(), REPRODUCED),
+        (t6(pearson_loss_vs_static_d64=(-0.6, np.nan, np.nan),
+            pearson_loss_vs_static_d128=(0.2, np.nan, np.nan)), PARTLY),
+        # strongly negative pooled, positive within every size: width confounds the pooled r
+        (t6(pearson_loss_vs_static_d64=(0.5, np.nan, np.nan),
+            pearson_loss_vs_static_d128=(0.8, np.nan, np.nan)), NOT_REPRODUCED)],
+    "E6.layer_ranges": [
+        (t6(), REPRODUCED),
+        (t6(largest_layer0_static_reff=(25, 24, 26)), PARTLY),
+        (t6(largest_layer0_static_reff=(42, 39, 46), largest_layer1_static_reff=(38, 35, 42)),
+         NOT_REPRODUCED),
+        (t6(largest_layer0_static_reff=(58, 57, 59), largest_layer1_static_reff=(57, 56, 58)),
+         NOT_COMPARABLE)],
+    "E6.h1_vs_ffn": [(t6(), REPRODUCED),
+                     (t6(pearson_h1_vs_ffn_stable_rank=(0.4, np.nan, np.nan)), PARTLY),
+                     (t6(pearson_h1_vs_ffn_stable_rank=(-0.8, np.nan, np.nan)), NOT_REPRODUCED)],
+    "E6.cv_across_corpora": [
+        (t6(), REPRODUCED), (t6(cv_across_corpora_participation=(0.4, 0.3, 0.4)), PARTLY),
+        (t6(cv_across_corpora_participation=(0.7, 0.6, 0.7)), NOT_REPRODUCED)],
+    "E6.ridge_full_rank": [(t6(), REPRODUCED),
+                           (t6(ridge_full_rank_corpora=(3, 20, 30)), PARTLY),
+                           (t6(ridge_full_rank_corpora=(0, 20, 30)), NOT_REPRODUCED)],
+    "E6.repeat_separates_one": [(t6(), REPRODUCED),
+                                (t6(repeat_separated_corpora=(2, 10, 30)), PARTLY),
+                                (t6(repeat_separated_corpora=(4, 10, 30)), NOT_REPRODUCED)],
+}
+
+
+def test_every_claim_is_covered():
+    assert set(CASES) == set(BY_ID)
+
+
+def test_every_rule_can_fail():
+    for cid, cases in CASES.items():
+        assert NOT_REPRODUCED in {v for _, v in cases}, cid
+
+
+@pytest.mark.parametrize("cid,table,expected",
+                         [(cid, table, v) for cid, cases in CASES.items() for table, v in cases],
+                         ids=[f"{cid}-{v}" for cid, cases in CASES.items() for _, v in cases])
+def test_claim_rule(cid, table, expected):
+    claim = BY_ID[cid]
+    text, verdict = claim.evaluate(table)
+    assert verdict == expected, f"{cid}: {text}"
+
+
+def test_deficiency_at_r_star_one_is_not_applicable():
+    claim = BY_ID["E3.deficiency.linear_qk"]
+    text, verdict = claim.evaluate(t3())
+    assert verdict == REPRODUCED and "5/5" in text and "n/a at r*=[1]" in text
+    only_r1 = t3()[t3()["r_star"] == 1]
+    assert claim.evaluate(only_r1)[1] == NOT_RUN  # nothing judged: not a vacuous pass
+
+
+def test_e1_text_places_the_papers_draw():
+    text, _ = BY_ID["E1.excess_r1"].evaluate(t1())
+    # 28.5 / (1.5^2 + 1^2) = 8.77; P(chi2_144 <= 12 * 8.77) is about 0.6%
+    assert "8.77" in text and "0.6th percentile" in text
+
+
+def test_checks_stay_out_of_the_claims():
+    claims = evaluate_claims({"table3": t3(), "table5": t5(), "table1": t1()})
+    checks = claims[claims["kind"] == CHECK]["id"]
+    assert set(checks) == {"E3.noise_floor", "E3.teacher_energy_ranks", "E1.noise_floor",
+                           *(f"E5.teacher_energy.{sp}" for sp in P.E5_TEACHER)}
+    missing = claims[claims["id"].str.startswith(("E2", "E4", "E6"))]
+    assert set(missing["verdict"]) == {NOT_RUN}
