@@ -55,12 +55,26 @@ CYCLE = np.tile(np.arange(4), 5000).astype(np.uint8)  # 0 1 2 3 0 1 2 3 ...
 
 
 def test_lag_mi_of_a_deterministic_cycle_is_log_vocab_at_every_lag():
-    mi = cs.lag_mutual_information(CYCLE, 4, 8)
+    mi = cs.lag_mutual_information(CYCLE, 4, 8, corrected=False)
     assert mi == pytest.approx(np.full(8, 2.0))  # log2(4) bits
+    # Miller-Madow: + ((m_a - 1) + (m_b - 1) - (m_ab - 1)) / (2 N ln 2), here m = 4 everywhere
+    pairs = len(CYCLE) - np.arange(1, 9)
+    corrected = cs.lag_mutual_information(CYCLE, 4, 8)
+    assert corrected - mi == pytest.approx(3 / (2 * pairs * math.log(2)), rel=1e-9)
     from entropic_bound.spectra import entropy_rank
 
     assert entropy_rank(mi) == pytest.approx(8.0)  # a flat profile predicts rank = K
     assert cs.conditional_entropy_h1(CYCLE, 4) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_miller_madow_removes_the_plug_in_bias_of_a_large_vocabulary():
+    """Independent tokens over 64 symbols, 20k pairs: the plug-in MI is biased up by about
+    63^2 / (2 N ln 2) ~ 0.14 bits; the corrected estimate is near its true value, 0."""
+    ids = np.random.default_rng(1).integers(0, 64, 20_000).astype(np.uint8)
+    plug_in = cs.lag_mutual_information(ids, 64, 4, corrected=False)
+    corrected = cs.lag_mutual_information(ids, 64, 4)
+    assert (plug_in > 0.1).all()
+    assert np.abs(corrected).max() < 0.02
 
 
 def test_lag_mi_and_h1_of_iid_tokens():
@@ -98,7 +112,8 @@ def test_table6_statistics_on_constructed_cells():
                         value = level * (1 + 0.01 * seed) + layer
                         rows.append({"corpus": corpus, "d_model": d, "seed": seed,
                                      "layer": layer, "head": head, "val_loss": 5.0 - level,
-                                     "ffn_stable_rank": 3.0, **{m: value for m in
+                                     "ffn_stable_rank": 3.0, "static_reff_init": 20.0,
+                                     **{m: value for m in
                                                                 ("static_reff",
                                                                  "mean_attn_reff",
                                                                  "per_input_reff",
@@ -116,6 +131,9 @@ def test_table6_statistics_on_constructed_cells():
     assert stats.set_index("stat").loc["largest_layer1_static_reff", "lo"] == \
         pytest.approx(2.0 * 1.005 + 1)
     assert cells["cv_seed"].max() < 0.01 and len(layers) == 3 * 2 * 2
+    drop = stats.set_index("stat").loc["static_drop"]
+    assert drop["lo"] == pytest.approx(1 - (8 * 1.005 + 0.5) / 20)  # corpus c, the largest
+    assert drop["hi"] == pytest.approx(1 - (2 * 1.005 + 0.5) / 20)
 
 
 def test_char_transformer_is_causal_and_exposes_its_heads():

@@ -74,3 +74,11 @@ def test_mp_correction_inverts_the_forward_formula():
     r_true, m, n = 3.0, 16, 3000
     r_hat = r_true + (m - r_true) / (2 * n)
     assert spectra.mp_correct(r_hat, m, n) == pytest.approx(r_true, rel=1e-12)
+
+
+def test_gap_rank_finds_the_largest_singular_value_gap():
+    from entropic_bound.spectra import gap_rank
+
+    assert gap_rank(np.diag([5.0, 4.0, 3.0, 1e-3, 9e-4])) == 3
+    assert gap_rank(np.diag([1.0, 1e-6, 0.0])) == 1
+    assert gap_rank(np.zeros((3, 3))) == 0

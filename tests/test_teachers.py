@@ -48,12 +48,39 @@ def test_targets_follow_eq9_and_share_inputs_across_kinds():
     assert np.allclose(rows, 1.0)
 
 
-def test_fixed_operator_target():
-    out = generate(small("fixed_operator", T=8, d=5))
+@pytest.mark.parametrize("operator", ["independent", "symmetric"])
+def test_fixed_operator_target(operator):
+    out = generate(small("fixed_operator", T=8, d=5, operator=operator))
     a = out["operator"]
     assert a.shape == (8, 8) and np.linalg.matrix_rank(a) == 3
+    assert np.allclose(np.linalg.svd(a, compute_uv=False)[:3], spectrum("sharp", 3))
     resid = out["Y"] - a @ out["X"] @ out["V"]
     assert resid.std() == pytest.approx(0.05, rel=0.1)
+
+
+def test_independent_operator_has_independent_factors_and_shares_the_rest():
+    """SPEC section 2: A* = U diag(lambda) W^T. The symmetric variant is U diag(lambda) U^T with
+    trace sum(lambda) = 4.5; the independent one is not symmetric and its trace is small. Only
+    W is new: X, V*, E and U are the symmetric variant's, bit for bit."""
+    spec = dict(kind="fixed_operator", T=12, d=10, r_star=3, n=50, sigma=0.05, seed=0)
+    ind = generate(TeacherSpec(**spec, operator="independent"))
+    sym = generate(TeacherSpec(**spec, operator="symmetric"))
+    assert np.allclose(sym["operator"], sym["operator"].T)
+    assert np.trace(sym["operator"]) == pytest.approx(4.5)
+    assert not np.allclose(ind["operator"], ind["operator"].T)
+    assert abs(np.trace(ind["operator"])) < 1.5
+    for key in ("X", "V", "X_test"):
+        assert np.array_equal(ind[key], sym[key]), key
+    u_ind = np.linalg.svd(ind["operator"])[0][:, :3]
+    u_sym = np.linalg.svd(sym["operator"])[0][:, :3]
+    assert np.allclose(np.abs(u_ind.T @ u_sym), np.eye(3), atol=1e-8)  # same left factor
+
+
+def test_operator_applies_to_the_fixed_task_only():
+    with pytest.raises(ValueError, match="operator"):
+        small("fixed_operator")
+    with pytest.raises(ValueError, match="fixed_operator only"):
+        small("linear_qk", operator="independent")
 
 
 @pytest.mark.parametrize("kw,match", [({"r_star": 0}, "r_star"), ({"kind": "cubic"}, "kind"),

@@ -11,7 +11,8 @@ from entropic_bound.data import write_dataset
 from entropic_bound.measure import measure_dataset
 from entropic_bound.students import init_qk, qk_forward
 from entropic_bound.teachers import TeacherSpec, generate
-from entropic_bound.train import TrainingDiverged, evaluate, mse, train_adam
+from entropic_bound.train import (TrainingDiverged, convergence_columns, evaluate, mse,
+                                  tail_start, train_adam)
 
 
 @pytest.mark.parametrize("kind", ["linear_qk", "softmax_qk"])
@@ -98,3 +99,32 @@ def test_same_config_and_seed_give_identical_tables(tmp_path):
                       str(tmp_path / f"m{i}.parquet"), cfg)
         frames.append(pd.read_parquet(tmp_path / f"m{i}.parquet"))
     pd.testing.assert_frame_equal(frames[0], frames[1], check_exact=True)
+
+
+def test_converged_loss_is_the_mean_of_the_last_tenth_of_steps():
+    """SPEC 3b: both trainers average the full-batch loss over the last ceil(10%) of steps."""
+    spec = TeacherSpec("linear_qk", T=5, d=6, r_star=2, n=64, sigma=0.05, seed=2)
+    data = generate(spec)
+    x = torch.tensor(data["X"], dtype=torch.float32)
+    y = torch.tensor(data["Y"], dtype=torch.float32)
+    init = init_qk(6, 2, 0, 0)
+
+    def fwd(xx, WQ, WK, V):
+        return qk_forward("linear_qk", xx, WQ, WK, V)
+
+    naive = train_adam(fwd, init, x, y, steps=95, lr=1e-2, log_every=1)
+    fast = train_fast("linear_qk", [init], x, y, steps=95, lr=1e-2, log_every=1)
+    assert tail_start(95) == 86  # ceil(9.5) = 10 steps: 86..95
+    window = [v for s, v in naive.curve if s >= 86]
+    assert len(window) == 10
+    assert naive.converged_loss == pytest.approx(np.mean(window), rel=1e-6)
+    assert fast.converged_losses[0] == pytest.approx(naive.converged_loss, rel=1e-4)
+
+
+def test_a_late_spike_is_flagged_and_the_verdict_uses_the_plateau():
+    """The case of SPEC 3b: plateau at 5e-4 excess, final iterate at 0.077 (floor 1.28)."""
+    floor = 1.28
+    cols = convergence_columns(floor + 0.077, floor + 5e-4, floor)
+    assert cols["spiked"] and cols["excess_converged"] == pytest.approx(5e-4)
+    assert cols["excess"] == pytest.approx(0.077)
+    assert not convergence_columns(floor + 0.01, floor + 0.005, floor)["spiked"]
