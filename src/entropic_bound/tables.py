@@ -221,8 +221,8 @@ def table2(cells: pd.DataFrame, primary: str) -> pd.DataFrame:
                 "mix_mean_reff_energy", "mix_input_reff", "mix_input_reff_energy"]
     over = cells[cells["role"] == "overparam"].groupby(["operator", "class"])
     out = out.join(over[measures].mean().add_prefix("overparam_")).reset_index()
-    out["achievable_by"] = out["class"].map(CLASS_BOUND)
-    out["achievable_excess"] = [row[b] if isinstance(b, str) else np.nan
+    out["achievable_by"] = out["class"].map(CLASS_BOUND).fillna("none")
+    out["achievable_excess"] = [row[b] if b in BOUNDS else np.nan
                                 for b, (_, row) in zip(out["achievable_by"], out.iterrows())]
     out["n_spiked"] = out["n_spiked"].astype(int)
     out.insert(1, "primary", out["operator"] == primary)
