@@ -24,12 +24,15 @@ def t3(teacher: str = "linear_qk", **cols) -> pd.DataFrame:
             row = {"teacher": te, "r_star": r, "noise_floor": P.E3_NOISE_FLOOR,
                    "teacher_reff_energy": P.E3_TEACHER_ENERGY[r], "deficiency": r > 1,
                    "achievability": True, "recovery": True, "cv_seed": 0.001,
+                   "n_unsettled": 0,
                    "excess_r_star_minus_1": P.E3_EXCESS_BELOW[te] if r > 1 else np.nan}
             if te == teacher:
                 row.update({k: (v[i] if isinstance(v, list) else v) for k, v in cols.items()})
             rows.append(row)
     out = pd.DataFrame(rows)
-    out["deficiency"] = out["deficiency"].astype("boolean")
+    for verdict in ("deficiency", "achievability"):
+        out[verdict] = out[verdict].astype("boolean")
+        out.loc[out["n_unsettled"] > 0, verdict] = pd.NA  # as grid_summary does
     out.loc[out["r_star"] == 1, "deficiency"] = pd.NA
     return out
 
@@ -54,6 +57,7 @@ def t1(**quantities) -> pd.DataFrame:
             "excess_r1_over_eckart_young": (0.99, 1.01),
             "excess_r2_over_eckart_young": (0.99, 1.01), "excess_r3": 2e-4,
             "max_abs_excess_above_r_star": 3e-4, "recovery_reff_mp": P.E1_MP_REFF,
+            "n_unsettled": 0,
             **{f"dataonly_{e}_{c}": 3 for e in ("v_known", "v_unknown")
                for c in ("numerical_rank", "gd_rank")}}
     base.update(quantities)
@@ -68,6 +72,7 @@ def t1(**quantities) -> pd.DataFrame:
 
 def t1_perfect_rows() -> pd.DataFrame:
     names = {"noise_floor": P.E1_NOISE_FLOOR, "excess_r1_over_eckart_young": 1.0,
+             "n_unsettled": 0,
              "excess_r2_over_eckart_young": 1.0, "excess_r3": 0.0,
              "max_abs_excess_above_r_star": 0.0, "recovery_reff_mp": P.E1_MP_REFF,
              **{f"dataonly_{e}_{c}": 3 for e in ("v_known", "v_unknown")
@@ -76,7 +81,7 @@ def t1_perfect_rows() -> pd.DataFrame:
                           "min": v, "max": v} for k, v in names.items()])
 
 
-def t2(primary: dict | None = None, spread: float = 0.0) -> pd.DataFrame:
+def t2(primary: dict | None = None, spread: float = 0.0, unsettled: int = 0) -> pd.DataFrame:
     """Table 2 at the paper's values (normalised by 72.5), B1c shifted by ``spread``; ``primary``
     overrides (class -> normalised excess). A perfect non-primary operator sits beside it."""
     rows = []
@@ -89,7 +94,8 @@ def t2(primary: dict | None = None, spread: float = 0.0) -> pd.DataFrame:
                 norm *= 1 + spread
             rows.append({"operator": op, "primary": is_primary, "class": cls,
                          "excess_at_r_star": norm * P.E2_OPERATOR_ENERGY,
-                         "excess_normalized": norm, "noise_floor": 0.3})
+                         "excess_normalized": norm, "noise_floor": 0.3,
+                         "n_unsettled": unsettled if is_primary else 0})
     return pd.DataFrame(rows)
 
 
@@ -289,6 +295,16 @@ def test_deficiency_at_r_star_one_is_not_applicable():
     assert verdict == REPRODUCED and "5/5" in text and "n/a at r*=[1]" in text
     only_r1 = t3()[t3()["r_star"] == 1]
     assert claim.evaluate(only_r1)[1] == NOT_RUN  # nothing judged: not a vacuous pass
+
+
+def test_no_verdict_is_built_on_unsettled_students():
+    """Issue 10: a student that never reached a plateau gives no verdict, neither pass nor fail."""
+    text, verdict = BY_ID["E3.achievability.linear_qk"].evaluate(
+        t3(achievability=False, n_unsettled=[1, 0, 0, 0, 0, 0]))
+    assert verdict == NOT_REPRODUCED and "not judged at r*=[1]" in text and "0/5" in text
+    assert BY_ID["E3.achievability.linear_qk"].evaluate(t3(n_unsettled=1))[1] == NOT_RUN
+    assert BY_ID["E2.excess.B1"].evaluate(t2(unsettled=2))[1] == NOT_RUN
+    assert BY_ID["E1.floor_at_r_star"].evaluate(t1(n_unsettled=(0, 1)))[1] == NOT_RUN
 
 
 def test_e1_text_places_the_papers_draw():

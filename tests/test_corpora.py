@@ -167,10 +167,18 @@ def test_rdata_rejects_unknown_formats():
 # --------------------------------------------------------------- tokenization
 
 
+def provenance_of(path) -> str:
+    """A provenance file recording the text's sha256, as the fetch step writes it."""
+    prov = path.with_suffix(".provenance.json")
+    prov.write_text(json.dumps({"text_sha256": corpora.sha256_bytes(path.read_bytes())}))
+    return str(prov)
+
+
 def test_tokenization_round_trip_and_split(tmp_path):
     text = "Hello, world!\nλ-calculus ∀x. " * 40
     (tmp_path / "text.txt").write_text(text, encoding="utf-8")
-    meta = corpora.tokenize_corpus(str(tmp_path / "text.txt"), str(tmp_path / "tok.npz"),
+    meta = corpora.tokenize_corpus(str(tmp_path / "text.txt"),
+                                   provenance_of(tmp_path / "text.txt"), str(tmp_path / "tok.npz"),
                                    str(tmp_path / "meta.json"), max_chars=1000,
                                    val_fraction=0.1)
     arrays, info = corpora.load_tokens(str(tmp_path / "tok.npz"), str(tmp_path / "meta.json"))
@@ -189,5 +197,20 @@ def test_large_vocabularies_use_uint16():
 def test_validation_fraction_out_of_range_is_named(tmp_path):
     (tmp_path / "t.txt").write_text("abc" * 10)
     with pytest.raises(ValueError, match="e6.val_fraction"):
-        corpora.tokenize_corpus(str(tmp_path / "t.txt"), str(tmp_path / "a.npz"),
-                                str(tmp_path / "m.json"), max_chars=30, val_fraction=1.5)
+        corpora.tokenize_corpus(str(tmp_path / "t.txt"), provenance_of(tmp_path / "t.txt"),
+                                str(tmp_path / "a.npz"), str(tmp_path / "m.json"),
+                                max_chars=30, val_fraction=1.5)
+
+
+def test_a_changed_corpus_byte_is_caught_before_tokenizing(tmp_path):
+    """Fault 3 of issue 10: a corrupted text.txt is not re-tokenized silently."""
+    from entropic_bound.atomic import CorruptCacheError
+
+    text = tmp_path / "text.txt"
+    text.write_text("abcdef" * 100)
+    prov = provenance_of(text)
+    text.write_text("abcdeg" + "abcdef" * 99)  # one byte changed after the fetch
+    with pytest.raises(CorruptCacheError, match="text.txt is corrupt.*sha256.*verify --remove"):
+        corpora.tokenize_corpus(str(text), prov, str(tmp_path / "a.npz"),
+                                str(tmp_path / "m.json"), max_chars=600, val_fraction=0.1)
+    assert not (tmp_path / "a.npz").exists()

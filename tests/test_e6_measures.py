@@ -3,6 +3,8 @@ quantities, the App. B statistics, and a tiny char Transformer end to end."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 
 import numpy as np
@@ -161,7 +163,9 @@ def tiny_corpus(tmp_path):
     words = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "ran"]
     text = " ".join(rng.choice(words, 3000)) + "\n"
     (tmp_path / "t.txt").write_text(text)
-    tokenize_corpus(str(tmp_path / "t.txt"), str(tmp_path / "tok.npz"),
+    (tmp_path / "prov.json").write_text(json.dumps({"text_sha256": hashlib.sha256(
+        text.encode()).hexdigest()}))
+    tokenize_corpus(str(tmp_path / "t.txt"), str(tmp_path / "prov.json"), str(tmp_path / "tok.npz"),
                     str(tmp_path / "meta.json"), max_chars=20_000, val_fraction=0.1)
     return tmp_path
 

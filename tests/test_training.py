@@ -124,7 +124,34 @@ def test_converged_loss_is_the_mean_of_the_last_tenth_of_steps():
 def test_a_late_spike_is_flagged_and_the_verdict_uses_the_plateau():
     """The case of SPEC 3b: plateau at 5e-4 excess, final iterate at 0.077 (floor 1.28)."""
     floor = 1.28
-    cols = convergence_columns(floor + 0.077, floor + 5e-4, floor)
+    cols = convergence_columns(floor + 0.077, floor + 5e-4, floor + 4e-4, floor)
     assert cols["spiked"] and cols["excess_converged"] == pytest.approx(5e-4)
-    assert cols["excess"] == pytest.approx(0.077)
-    assert not convergence_columns(floor + 0.01, floor + 0.005, floor)["spiked"]
+    assert cols["excess"] == pytest.approx(0.077) and not cols["unsettled"]
+    assert not convergence_columns(floor + 0.01, floor + 0.005, floor, floor)["spiked"]
+
+
+def test_a_student_without_a_plateau_is_unsettled():
+    """Issue 10's quick-profile case: a window oscillating between excess 40 and 84."""
+    floor = 0.16
+    cols = convergence_columns(floor + 84, floor + 70, floor + 40, floor)
+    assert cols["unsettled"]
+    # a deficient student still creeping down (400.5 -> 400) has a plateau for the verdict
+    assert not convergence_columns(floor + 400, floor + 400.25, floor + 400, floor)["unsettled"]
+
+
+@pytest.mark.parametrize("trainer", ["naive", "fast"])
+def test_a_finite_but_exploding_loss_is_divergence(trainer):
+    """Issue 10 fault 1: lr = 100 gives losses ~1e11, finite; the job must fail, naming the
+    student and the key, not hand the tables garbage."""
+    spec = TeacherSpec("linear_qk", T=5, d=6, r_star=1, n=64, sigma=0.05, seed=0)
+    data = generate(spec)
+    x = torch.tensor(data["X"], dtype=torch.float32)
+    y = torch.tensor(data["Y"], dtype=torch.float32)
+    init = init_qk(6, 2, 0, 0)
+    with pytest.raises(TrainingDiverged, match=r"student A: loss rose from .* config key 'lr'"):
+        if trainer == "naive":
+            train_adam(lambda xx, **p: qk_forward("linear_qk", xx, **p), init, x, y, steps=50,
+                       lr=100.0, log_every=10, label="student A")
+        else:
+            train_fast("linear_qk", [init], x, y, steps=50, lr=100.0, log_every=10,
+                       labels=["student A"])

@@ -21,7 +21,7 @@ import pandas as pd
 import torch
 
 from . import spectra
-from .atomic import write_parquet
+from .atomic import read_parquet, write_parquet
 from .corpora import load_tokens
 from .lm import LMConfig, build, eval_starts, load_model, windows
 
@@ -61,7 +61,7 @@ def measure_lm(tokens: str, meta: str, weights: str, metrics: str, out: str, *, 
     probe: list[dict] = []
     with torch.no_grad():
         model(x, probe)
-    val_loss = float(pd.read_parquet(metrics)["val_loss"].iloc[0])
+    val_loss = float(read_parquet(metrics)["val_loss"].iloc[0])
     rows = []
     for layer, (block, block0, seen) in enumerate(zip(model.blocks, init.blocks, probe)):
         h = seen["input"].double().reshape(-1, d_model).numpy()

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import published as P
-from .atomic import write_parquet
+from .atomic import read_parquet, write_parquet
 
 REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_RUN = "reproduced", "partly", "not reproduced", "not run"
 NOT_COMPARABLE = "not comparable"
@@ -64,7 +64,8 @@ def ratio_verdict(value: float, target: float, close: float, near: float) -> str
 
 def _all_rstar(teacher: str, column: str) -> Callable[[pd.DataFrame], Outcome]:
     """Fraction of r* where the verdict holds; an r* whose verdict is <NA> (deficiency at
-    r* = 1: no r < r*) is "n/a", neither a pass nor a fail."""
+    r* = 1: no r < r*; or a student it rests on is unsettled) is not judged, neither a pass nor
+    a fail."""
     def evaluate(t3: pd.DataFrame) -> Outcome:
         rows = t3[t3["teacher"] == teacher]
         values = rows[column].astype("boolean")
@@ -73,8 +74,12 @@ def _all_rstar(teacher: str, column: str) -> Callable[[pd.DataFrame], Outcome]:
         ok = judged[column].astype(bool)
         hits, total = int(ok.sum()), len(judged)
         failed = judged.loc[~ok, "r_star"].tolist()
+        unsettled = rows.loc[values.isna().to_numpy() & (rows["n_unsettled"] > 0).to_numpy(),
+                             "r_star"].tolist()
         text = (f"{hits}/{total}" + (f" (fails at r*={failed})" if failed else "")
-                + (f" (n/a at r*={na})" if na else ""))
+                + (f" (n/a at r*={[r for r in na if r not in unsettled]})"
+                   if set(na) - set(unsettled) else "")
+                + (f" (not judged at r*={unsettled}: unsettled students)" if unsettled else ""))
         return text, fraction_verdict(hits, total)
     return evaluate
 
@@ -216,6 +221,8 @@ def _t1_excess(r: int) -> Callable[[pd.DataFrame], Outcome]:
         lo, hi = _quantity(t1, name, "min"), _quantity(t1, name, "max")
         if not np.isfinite(lo):
             return "-", NOT_RUN
+        if _quantity(t1, "n_unsettled", "max") > 0:
+            return "not judged: unsettled students in the sweep", NOT_RUN
         worst = max(abs(lo - 1), abs(hi - 1))
         implied, pct = paper_v_energy_percentile(r)
         text = (f"excess {_quantity(t1, f'excess_r{r}'):.4g}; per seed / own Eckart-Young "
@@ -227,6 +234,8 @@ def _t1_excess(r: int) -> Callable[[pd.DataFrame], Outcome]:
 
 
 def _t1_floor_reached(t1: pd.DataFrame) -> Outcome:
+    if _quantity(t1, "n_unsettled", "max") > 0:
+        return "not judged: unsettled students in the sweep", NOT_RUN
     floor = _quantity(t1, "noise_floor")
     at = abs(_quantity(t1, "excess_r3"))
     above = _quantity(t1, "max_abs_excess_above_r_star")
@@ -279,6 +288,8 @@ def _t2_class(cls: str) -> Callable[[pd.DataFrame], Outcome]:
         if rows.empty:
             return "-", NOT_RUN
         value = float(rows["excess_at_r_star"].iloc[0])
+        if rows["n_unsettled"].iloc[0] > 0:
+            return f"not judged: {int(rows['n_unsettled'].iloc[0])} unsettled students", NOT_RUN
         if P.E2_EXCESS[cls] == 0.0:
             floor = float(rows["noise_floor"].iloc[0])
             return f"{value:.3g}", REPRODUCED if abs(value) < 0.01 * floor else NOT_REPRODUCED
@@ -632,7 +643,7 @@ def evaluate_claims(tables: Tables, claims: list[Claim] = CLAIMS) -> pd.DataFram
 
 def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:
     """Parquet files keyed by file stem (``results/tables/table3.parquet`` -> ``table3``)."""
-    return {Path(p).stem: pd.read_parquet(p) for p in paths}
+    return {Path(p).stem: read_parquet(p) for p in paths}
 
 
 def write_claims(table_paths: list[str], out: str) -> pd.DataFrame:

@@ -122,7 +122,7 @@ def cmd_fetch_corpus(a: argparse.Namespace) -> None:
 def cmd_tokenize_corpus(a: argparse.Namespace) -> None:
     from .corpora import tokenize_corpus
 
-    tokenize_corpus(a.text, a.tokens, a.meta, **a.params)
+    tokenize_corpus(a.text, a.provenance, a.tokens, a.meta, **a.params)
 
 
 def cmd_corpus_stats(a: argparse.Namespace) -> None:
@@ -180,6 +180,14 @@ def cmd_render_report(a: argparse.Namespace) -> None:
                   paper_config=a.paper_config)
 
 
+def cmd_verify(a: argparse.Namespace) -> None:
+    from .verify import verify
+
+    found = verify(a.root, remove=a.remove)
+    if found and not a.remove:
+        sys.exit(1)
+
+
 def _device(name: str) -> str:
     if name != "auto":
         return name
@@ -230,7 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("aggregate-table4", cmd_aggregate_table4, ("--inputs", {"nargs": "+", **req}),
         ("--summary", req), ("--scores", req))
     add("fetch-corpus", cmd_fetch_corpus, ("--text", req), ("--provenance", req))
-    add("tokenize-corpus", cmd_tokenize_corpus, ("--text", req), ("--tokens", req),
+    add("tokenize-corpus", cmd_tokenize_corpus, ("--text", req), ("--provenance", req),
+        ("--tokens", req),
         ("--meta", req))
     add("corpus-stats", cmd_corpus_stats, ("--tokens", req), ("--meta", req), ("--out", req))
     add("train-lm", cmd_train_lm, ("--tokens", req), ("--meta", req), ("--weights", req),
@@ -240,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("aggregate-table6", cmd_aggregate_table6, ("--inputs", {"nargs": "+", **req}),
         ("--data-side", {"nargs": "+", **req}), ("--provenance", {"nargs": "+", **req}),
         ("--cells", req), ("--layers", req), ("--stats", req), ("--corpora", req))
+    add("verify", cmd_verify, ("--root", {"default": "results", "help": "folder to check"}),
+        ("--remove", {"action": "store_true", "help": "delete the corrupt files"}))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
         ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req),
@@ -248,9 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from .atomic import CorruptCacheError
+
     args = build_parser().parse_args(argv)
     _setup(args.threads)
-    args.func(args)
+    try:
+        args.func(args)
+    except CorruptCacheError as err:  # one clear line: which file, and the command that fixes it
+        logging.getLogger("entropic_bound").error("%s", err)
+        sys.exit(3)
 
 
 if __name__ == "__main__":

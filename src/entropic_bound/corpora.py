@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .atomic import write_json, write_npz, write_text
+from .atomic import CorruptCacheError, open_npz, write_json, write_npz, write_text
 
 log = logging.getLogger("entropic_bound.corpora")
 
@@ -397,13 +397,26 @@ def decode(ids: np.ndarray, vocab: list[str]) -> str:
     return "".join(vocab[i] for i in ids.tolist())
 
 
-def tokenize_corpus(text_path: str, tokens_out: str, meta_out: str, *, max_chars: int,
-                    val_fraction: float) -> dict:
-    """Character-level tokens of the first ``max_chars`` characters, split into train (first
-    1 - val_fraction) and validation (the rest) so that the two never overlap."""
+def read_verified_text(text_path: str, provenance_path: str) -> str:
+    """The fetched corpus text, after checking its sha256 against the one its provenance
+    recorded at fetch time (a changed byte raises CorruptCacheError naming the file)."""
+    data = Path(text_path).read_bytes()
+    expected = json.loads(Path(provenance_path).read_text())["text_sha256"]
+    actual = sha256_bytes(data)
+    if actual != expected:
+        raise CorruptCacheError(text_path, f"sha256 {actual} differs from {expected} recorded in "
+                                           f"{provenance_path}")
+    return data.decode("utf-8")
+
+
+def tokenize_corpus(text_path: str, provenance_path: str, tokens_out: str, meta_out: str, *,
+                    max_chars: int, val_fraction: float) -> dict:
+    """Character-level tokens of the first ``max_chars`` characters of the verified text, split
+    into train (first 1 - val_fraction) and validation (the rest) so that the two never
+    overlap."""
     if not 0.0 < val_fraction < 1.0:
         raise ValueError(f"config e6.val_fraction must lie in (0, 1), got {val_fraction}")
-    text = Path(text_path).read_text(encoding="utf-8")[:max_chars]
+    text = read_verified_text(text_path, provenance_path)[:max_chars]
     vocab = vocabulary(text)
     ids = encode(text, vocab)
     cut = int(round(len(ids) * (1.0 - val_fraction)))
@@ -417,7 +430,7 @@ def tokenize_corpus(text_path: str, tokens_out: str, meta_out: str, *, max_chars
 
 
 def load_tokens(tokens_path: str, meta_path: str) -> tuple[dict[str, np.ndarray], dict]:
-    with np.load(tokens_path) as z:
+    with open_npz(tokens_path) as z:
         arrays = {k: z[k] for k in z.files}
     return arrays, json.loads(Path(meta_path).read_text())
 

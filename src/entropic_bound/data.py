@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from .atomic import write_npz
+from .atomic import open_npz, write_npz
 from .teachers import TeacherSpec, generate
 
 
@@ -27,13 +27,13 @@ def write_dataset(spec: TeacherSpec, path: str | os.PathLike[str]) -> None:
 
 
 def load_spec(path: str | os.PathLike[str]) -> TeacherSpec:
-    with np.load(path) as z:
+    with open_npz(path) as z:
         return TeacherSpec(**json.loads(str(z["spec"])))
 
 
 def load_arrays(path: str | os.PathLike[str], *names: str) -> dict[str, np.ndarray]:
     """Only the named arrays (npz members load lazily, so a measure job skips X and Y)."""
-    with np.load(path) as z:
+    with open_npz(path) as z:
         missing = [n for n in names if n not in z.files]
         if missing:
             raise KeyError(f"{path}: missing arrays {missing}; found {sorted(z.files)}")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .train import TrainingDiverged, tail_start
+from .train import check_divergence, tail_start
 
 # Up to this rank the Gram order is faster than the kernel order for the linear teacher
 # (T=16, d=32, one CPU core: gram 4.9 ms/step at r=1, 12.9 at r=4, 15 at r=6; kernel ~12.5 at
@@ -130,6 +130,7 @@ class BatchResult:
     curves: list[list[tuple[int, float]]] = field(default_factory=list)
     seconds: float = 0.0
     converged_losses: list[float] = field(default_factory=list)  # mean over the last 10% of steps
+    tail_min_losses: list[float] = field(default_factory=list)  # lowest loss in that window
 
 
 def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y: torch.Tensor,
@@ -154,20 +155,22 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
     curves: list[list[tuple[int, float]]] = [[] for _ in range(B)]
     first_tail = tail_start(steps)
     tail = torch.zeros(B, dtype=torch.float64, device=x.device)
+    tail_min = torch.full((B,), math.inf, dtype=torch.float64, device=x.device)
     start = time.perf_counter()
     for step in range(1, steps + 1):
         loss, *grads = batch.loss_and_grads(*params)
         for p, g in zip(params, grads):
             p.grad = g
         opt.step()
+        if step == 1:
+            first = loss.tolist()
         if step >= first_tail:
             tail += loss
+            tail_min = torch.minimum(tail_min, loss.double())
         if step % log_every == 0 or step == steps:
             values = loss.tolist()
+            check_divergence(values, first, step, labels)
             for i, value in enumerate(values):
-                if not math.isfinite(value):
-                    raise TrainingDiverged(f"{labels[i]}: loss is {value} at step {step}; lower "
-                                           f"the learning rate (config key 'lr')")
                 curves[i].append((step, value))
             if log is not None:
                 log.info("%s step %d/%d loss %s", prefix, step, steps,
@@ -176,4 +179,5 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
             "V": params[2][i].cpu().numpy()} for i, r in enumerate(ranks)]
     window = steps - first_tail + 1
     return BatchResult(params=out, curves=curves, seconds=time.perf_counter() - start,
-                       converged_losses=(tail / window).tolist())
+                       converged_losses=(tail / window).tolist(),
+                       tail_min_losses=tail_min.tolist())

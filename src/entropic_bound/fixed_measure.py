@@ -18,7 +18,7 @@ import torch
 
 from . import ladder, spectra
 from .achievable import eckart_young_excess, fixed_task_bounds, theorem5_bound
-from .atomic import write_parquet
+from .atomic import open_npz, read_parquet, write_parquet
 from .data import load_arrays, load_spec
 from .fixed_task import student_params
 
@@ -31,9 +31,9 @@ def measure_fixed(data_path: str, weights_path: str, metrics_path: str, out: str
     bounds = fixed_task_bounds(x, arrays["Y"].astype(np.float64), arrays["operator"],
                                arrays["V"], arrays["spectrum"], spec.r_star, spec.noise_floor)
     xt = torch.from_numpy(x)
-    metrics = pd.read_parquet(metrics_path).drop(columns=["curve_step", "curve_loss"])
+    metrics = read_parquet(metrics_path).drop(columns=["curve_step", "curve_loss"])
     rows = []
-    with np.load(weights_path) as w:
+    with open_npz(weights_path) as w:
         for cls, role, r in zip(metrics["class"], metrics["role"], metrics["r"]):
             p = {k: v.astype(np.float64) for k, v in student_params(w, cls, role, r).items()}
             op = ladder.static_operator(cls, p)

@@ -95,9 +95,10 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
                          label=label)
         loss = evaluate(fwd, res.params, arrays["X"], arrays["Y"])
         loss_test = evaluate(fwd, res.params, arrays["X_test"], arrays["Y_test"])
-        conv = convergence_columns(loss, res.converged_loss, spec.noise_floor)
-        log.info("%s: %.1fs, excess %.4g (converged %.4g%s)", label, res.seconds, conv["excess"],
-                 conv["excess_converged"], ", SPIKED" if conv["spiked"] else "")
+        conv = convergence_columns(loss, res.converged_loss, res.tail_min_loss, spec.noise_floor)
+        log.info("%s: %.1fs, excess %.4g (converged %.4g%s%s)", label, res.seconds,
+                 conv["excess"], conv["excess_converged"], ", SPIKED" if conv["spiked"] else "",
+                 ", UNSETTLED" if conv["unsettled"] else "")
         weights.update({f"{st.key}_{k}": v for k, v in res.params.items()})
         rows.append({"experiment": experiment, "operator": spec.operator, "seed": spec.seed,
                      "class": st.cls, "role": st.role, "r": st.r, "steps": st.steps,

@@ -89,14 +89,14 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
     students = students_of(spec, cfg)
     weights: dict[str, np.ndarray] = {}
     rows = []
-    for st, (params, curve, seconds, converged) in zip(
+    for st, (params, curve, seconds, converged, tail_min) in zip(
             students, _train(spec.kind, students, x, y, cfg, forward)):
         loss = evaluate(forward, params, arrays["X"], arrays["Y"])
         loss_test = evaluate(forward, params, arrays["X_test"], arrays["Y_test"])
-        conv = convergence_columns(loss, converged, floor)
-        log.info("%s: %.1fs, excess %.4g (converged %.4g%s, held-out %.4g)", st.label, seconds,
+        conv = convergence_columns(loss, converged, tail_min, floor)
+        log.info("%s: %.1fs, excess %.4g (converged %.4g%s%s, held-out %.4g)", st.label, seconds,
                  conv["excess"], conv["excess_converged"], ", SPIKED" if conv["spiked"] else "",
-                 loss_test - floor)
+                 ", UNSETTLED" if conv["unsettled"] else "", loss_test - floor)
         weights.update({f"{st.role}_r{st.r}_{k}": v for k, v in params.items()})
         rows.append({
             "teacher": spec.kind, "spectrum": spec.spectrum, "r_star": spec.r_star,
@@ -113,8 +113,8 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
 
 
 def _train(kind: str, students: list[Student], x: torch.Tensor, y: torch.Tensor,
-           cfg: GridTraining, forward) -> list[tuple[dict, list, float, float]]:
-    """(params, curve, seconds, converged loss) per student, in order.
+           cfg: GridTraining, forward) -> list[tuple[dict, list, float, float, float]]:
+    """(params, curve, seconds, converged loss, lowest loss of its window) per student.
 
     The fast trainer batches students of the same role on a GPU (the whole sweep of a dataset
     in one computation keeps the device busy); on a CPU it trains them one at a time, which is
@@ -123,7 +123,8 @@ def _train(kind: str, students: list[Student], x: torch.Tensor, y: torch.Tensor,
     if cfg.trainer == "naive":
         results = [train_adam(forward, st.init, x, y, steps=st.steps, lr=cfg.lr,
                               log_every=cfg.log_every, label=st.label) for st in students]
-        return [(r.params, r.curve, r.seconds, r.converged_loss) for r in results]
+        return [(r.params, r.curve, r.seconds, r.converged_loss, r.tail_min_loss)
+                for r in results]
     groups: list[list[Student]] = []
     for st in students:
         if x.device.type == "cuda" and groups and groups[-1][0].role == st.role:
@@ -136,6 +137,6 @@ def _train(kind: str, students: list[Student], x: torch.Tensor, y: torch.Tensor,
         res = train_fast(kind, [st.init for st in group], x, y, steps=group[0].steps, lr=cfg.lr,
                          log_every=cfg.log_every, labels=labels, chunk=cfg.chunk,
                          log=log, prefix=" + ".join(labels))
-        out.extend((p, c, res.seconds / len(group), conv)
-                   for p, c, conv in zip(res.params, res.curves, res.converged_losses))
+        out.extend((p, c, res.seconds / len(group), conv, low) for p, c, conv, low in
+                   zip(res.params, res.curves, res.converged_losses, res.tail_min_losses))
     return out

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .atomic import write_npz, write_parquet
+from .atomic import open_npz, write_npz, write_parquet
 from .corpora import load_tokens
 from .train import TrainingDiverged
 
@@ -194,6 +194,6 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, *, corp
 
 def load_model(weights: str, vocab: int, d_model: int, cfg: LMConfig) -> CharTransformer:
     model = CharTransformer(vocab, d_model, cfg)
-    with np.load(weights) as z:
+    with open_npz(weights) as z:
         model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files})
     return model.eval()

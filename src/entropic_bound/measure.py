@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from . import spectra
-from .atomic import write_parquet
+from .atomic import open_npz, read_parquet, write_parquet
 from .data import load_arrays
 
 
@@ -23,8 +23,8 @@ def measure_dataset(data_path: str, weights_path: str, metrics_path: str, out: s
     """Spectral measures (SPEC section 1) of every learned kernel K = W_Q W_K^T of a dataset,
     joined to its training metrics, with the teacher kernel's measures as ``teacher_*``."""
     teacher = spectra.measures(load_arrays(data_path, "operator")["operator"], tol)
-    metrics = pd.read_parquet(metrics_path)
-    with np.load(weights_path) as w:
+    metrics = read_parquet(metrics_path)
+    with open_npz(weights_path) as w:
         measured = []
         for role, r in zip(metrics["role"], metrics["r"]):
             kernel = qk_kernel(w[f"{role}_r{r}_WQ"], w[f"{role}_r{r}_WK"])

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import published as P
-from .atomic import write_bytes, write_text
+from .atomic import read_parquet, write_bytes, write_text
 from .claims import CLAIM, load_tables, paper_v_energy_percentile
 
 Tables = dict[str, pd.DataFrame]
@@ -352,7 +352,7 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
         if sec.figure:
             sec.figure_file = f"{sec.key.split('_')[0]}.png"
             write_bytes(Path(html_out).with_name(sec.figure_file), base64.b64decode(sec.figure))
-    everything = pd.read_parquet(claims_path)
+    everything = read_parquet(claims_path)
     claims = everything[everything["kind"] == CLAIM]
     checks = everything[everything["kind"] != CLAIM]
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,

@@ -22,6 +22,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from .atomic import read_parquet
+
 # Verdict thresholds of SPEC E3, as fractions of the noise floor sigma^2 T d.
 DEFICIENCY_FRACTION = 0.1
 ACHIEVABILITY_FRACTION = 0.01
@@ -38,7 +40,7 @@ def seed_cv(values: Iterable[float]) -> float:
 
 def read_parquets(paths: Iterable[str]) -> pd.DataFrame:
     """The per-cell (or per-dataset) parquet files of one aggregation, stacked."""
-    return pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    return pd.concat([read_parquet(p) for p in paths], ignore_index=True)
 
 
 def concat_cells(paths: Iterable[str]) -> pd.DataFrame:
@@ -56,6 +58,7 @@ def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
                                     excess_max="max").reset_index()
     out["excess_final_mean"] = g["excess"].mean().to_numpy()
     out["n_spiked"] = g["spiked"].sum().astype(int).to_numpy()
+    out["n_unsettled"] = g["unsettled"].sum().astype(int).to_numpy()
     out["excess_test_mean"] = g["excess_test"].mean().to_numpy()
     out["noise_floor"] = g["noise_floor"].first().to_numpy()
     out["n_seeds"] = g["seed"].nunique().to_numpy()
@@ -68,6 +71,8 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     deficiency:    seed-mean converged excess(r) > 0.1 * floor for every r < r*; <NA> at r* = 1
                    (no r < r*: not a pass)
     achievability: |seed-mean converged excess(r)| < 0.01 * floor for every swept r >= r*
+    Either verdict is <NA> when a student it rests on is unsettled (never reached a plateau,
+    ``entropic_bound.train.convergence_columns``): no verdict is built on such a student.
     recovery:      round(mean Reff(K_hat)) = r* (eq. 1), and the energy check
                    |R~eff(K_hat) - R~eff(K*)| <= 0.05 R~eff(K*) (eq. 2)
     cv_seed:       CV over seeds of the recovery student's Reff(K_hat)
@@ -99,10 +104,12 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "max_abs_excess_at_or_above": float(above["excess_mean"].abs().max()),
             "max_abs_excess_final_at_or_above": float(above["excess_final_mean"].abs().max()),
             "n_spiked": int(s["n_spiked"].sum()),
+            "n_unsettled": int(s["n_unsettled"].sum()),
             "deficiency": (bool((below["excess_mean"] > DEFICIENCY_FRACTION * floor).all())
-                           if len(below) else pd.NA),
-            "achievability": bool((above["excess_mean"].abs()
-                                   < ACHIEVABILITY_FRACTION * floor).all()),
+                           if len(below) and not below["n_unsettled"].any() else pd.NA),
+            "achievability": (bool((above["excess_mean"].abs()
+                                    < ACHIEVABILITY_FRACTION * floor).all())
+                              if not above["n_unsettled"].any() else pd.NA),
             "recovery_reff": reff_mean,
             "recovery_reff_energy": energy_mean,
             "recovery_gd_rank": float(rr["gd_rank"].mean()),
@@ -116,6 +123,7 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
         })
     out = pd.DataFrame(rows)
     out["deficiency"] = out["deficiency"].astype("boolean")
+    out["achievability"] = out["achievability"].astype("boolean")
     out["recovery"] = out["recovery_round"] & out["recovery_energy"]
     return out
 
@@ -164,6 +172,7 @@ def _table1_operator(cells: pd.DataFrame,
                   eckart_young=("eckart_young", "mean"),
                   theorem5_bound=("theorem5_bound", "mean"),
                   n_spiked=("spiked", "sum"),
+                  n_unsettled=("unsettled", "sum"),
                   n_seeds=("seed", "nunique")).reset_index()
     r_star = int(estimates["r_star"].iloc[0])
     per_seed: dict[str, pd.Series] = {}
@@ -176,6 +185,7 @@ def _table1_operator(cells: pd.DataFrame,
         lambda e: e.abs().max())
     per_seed["max_abs_excess_above_r_star"] = above
     per_seed["n_spiked"] = cells.groupby("seed")["spiked"].sum().astype(float)
+    per_seed["n_unsettled"] = sweep.groupby("seed")["unsettled"].sum().astype(float)
     per_seed["v_energy"] = cells.groupby("seed")["v_energy"].first()
     rec = cells[cells["role"] == "recovery"].set_index("seed")
     per_seed["recovery_reff"] = rec["op_reff"]
@@ -212,6 +222,7 @@ def table2(cells: pd.DataFrame, primary: str) -> pd.DataFrame:
                  excess_at_r_star_std=("excess_converged", "std"),
                  excess_final_at_r_star=("excess", "mean"),
                  n_spiked=("spiked", "sum"),
+                 n_unsettled=("unsettled", "sum"),
                  excess_normalized=("excess_normalized", "mean"),
                  excess_test_at_r_star=("excess_test", "mean"),
                  operator_energy=("operator_energy", "mean"),
@@ -224,7 +235,7 @@ def table2(cells: pd.DataFrame, primary: str) -> pd.DataFrame:
     out["achievable_by"] = out["class"].map(CLASS_BOUND).fillna("none")
     out["achievable_excess"] = [row[b] if b in BOUNDS else np.nan
                                 for b, (_, row) in zip(out["achievable_by"], out.iterrows())]
-    out["n_spiked"] = out["n_spiked"].astype(int)
+    out[["n_spiked", "n_unsettled"]] = out[["n_spiked", "n_unsettled"]].astype(int)
     out.insert(1, "primary", out["operator"] == primary)
     return out
 

@@ -41,6 +41,11 @@ class AdamSchedule:
 
 CONVERGED_FRACTION = 0.1  # SPEC 3b: the converged loss averages the last 10% of the steps
 SPIKE_FRACTION = 0.01  # SPEC 3b: final excess above the converged one by > 0.01 floor = spiked
+# A window mean more than 10% (of the floor, or of the excess when larger) above the window's
+# lowest loss: the student never reached a plateau, and no verdict is built on it.
+UNSETTLED_FRACTION = 0.1
+# A logged loss above 100x the first step's has diverged, finite or not: the job fails.
+DIVERGENCE_FACTOR = 100.0
 
 
 def tail_start(steps: int) -> int:
@@ -48,20 +53,40 @@ def tail_start(steps: int) -> int:
     return steps - max(1, math.ceil(CONVERGED_FRACTION * steps)) + 1
 
 
-def convergence_columns(loss_final: float, loss_converged: float, floor: float) -> dict:
-    """Final-iterate and converged excess (SPEC 3b) and the spike flag of one student.
+def convergence_columns(loss_final: float, loss_converged: float, loss_tail_min: float,
+                        floor: float) -> dict:
+    """Final-iterate and converged excess (SPEC 3b) and the two flags of one student.
 
     excess = L_final - floor (float64 re-evaluation of the last weights); excess_converged =
     mean loss over the last 10% of steps - floor; spiked when excess - excess_converged >
-    0.01 floor (a late Adam spike that left the final iterate above the plateau it had reached).
+    0.01 floor (a late Adam spike that left the final iterate above the plateau it had reached:
+    the converged value stands); unsettled when the window's mean exceeds its minimum by more
+    than 0.1 max(floor, |excess_converged|) (no plateau: the tables give no verdict on it).
     """
     excess, converged = loss_final - floor, loss_converged - floor
     return {"excess": excess, "excess_converged": converged,
-            "spiked": bool(excess - converged > SPIKE_FRACTION * floor)}
+            "spiked": bool(excess - converged > SPIKE_FRACTION * floor),
+            "unsettled": bool(loss_converged - loss_tail_min
+                              > UNSETTLED_FRACTION * max(floor, abs(converged)))}
+
+
+def check_divergence(values, start, step: int, labels: list[str]) -> None:
+    """Raise TrainingDiverged for the first student whose logged loss is not finite or has risen
+    above DIVERGENCE_FACTOR times its first-step loss."""
+    for value, first, label in zip(values, start, labels):
+        if not math.isfinite(value):
+            raise TrainingDiverged(f"{label}: loss is {value} at step {step}; lower the learning "
+                                   f"rate (config key 'lr' of this experiment's train section)")
+        if value > DIVERGENCE_FACTOR * first:
+            raise TrainingDiverged(f"{label}: loss rose from {first:.4g} at step 1 to {value:.4g}"
+                                   f" at step {step} (over {DIVERGENCE_FACTOR:g}x): diverged; "
+                                   f"lower the learning rate (config key 'lr' of this "
+                                   f"experiment's train section)")
 
 
 class TrainingDiverged(RuntimeError):
-    """The loss became NaN or infinite; raised with the step and the student's label."""
+    """The loss became NaN or infinite, or rose far above its start; raised with the step and
+    the student's label."""
 
 
 @dataclass
@@ -71,6 +96,7 @@ class TrainResult:
     seconds: float = 0.0
     steps: int = 0
     converged_loss: float = float("nan")  # mean training loss over the last 10% of steps
+    tail_min_loss: float = float("nan")  # lowest training loss in that window
 
 
 def mse(y_hat: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -90,25 +116,27 @@ def train_adam(forward: Forward, init: dict[str, np.ndarray], x: torch.Tensor, y
     curve: list[tuple[int, float]] = []
     first_tail = tail_start(steps)
     tail = torch.zeros((), dtype=torch.float64, device=x.device)
+    tail_min = torch.full((), math.inf, dtype=torch.float64, device=x.device)
     start = time.perf_counter()
     for step in range(1, steps + 1):
         opt.zero_grad(set_to_none=True)
         loss = mse(forward(x, **params), y)
         loss.backward()
         opt.step()
+        if step == 1:
+            first = float(loss.detach())
         if step >= first_tail:
             tail += loss.detach()
+            tail_min = torch.minimum(tail_min, loss.detach().double())
         if step % log_every == 0 or step == steps:
             value = float(loss.detach())
-            if not math.isfinite(value):
-                raise TrainingDiverged(f"{label}: loss is {value} at step {step}; lower the "
-                                       f"learning rate (config key 'lr') or check the data")
+            check_divergence([value], [first], step, [label])
             curve.append((step, value))
             log.info("%s step %d/%d loss %.6g", label, step, steps, value)
     return TrainResult(
         params={k: p.detach().cpu().numpy() for k, p in params.items()},
         curve=curve, seconds=time.perf_counter() - start, steps=steps,
-        converged_loss=float(tail) / (steps - first_tail + 1))
+        converged_loss=float(tail) / (steps - first_tail + 1), tail_min_loss=float(tail_min))
 
 
 def evaluate(forward: Forward, params: dict[str, np.ndarray], x: np.ndarray,

@@ -26,6 +26,7 @@ rule fetch_corpus:
 rule tokenize_corpus:
     input:
         text=rules.fetch_corpus.output.text,
+        provenance=rules.fetch_corpus.output.provenance,
         code=lib("corpora", "atomic"),
     output:
         tokens="results/corpora/{corpus}/tokens.npz",
@@ -38,7 +39,8 @@ rule tokenize_corpus:
         "logs/tokenize_corpus/{corpus}.log",
     shell:
         "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
-        " --tokens {output.tokens} --meta {output.meta} > {log} 2>&1"
+        " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}"
+        " > {log} 2>&1"
 
 
 rule corpus_stats:
