@@ -18,6 +18,13 @@ include: "workflow/rules/corpora.smk"
 include: "workflow/rules/report.smk"
 
 
+onerror:
+    # A failed run must not leave the previous report posing as the current one.
+    from entropic_bound.report import mark_stale
+
+    mark_stale(rules.render_report.output[:2], f"see {log}")
+
+
 rule all:
     input:
         rules.render_report.output,

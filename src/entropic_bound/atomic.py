@@ -10,6 +10,7 @@ rebuilds it, instead of a bare traceback (or, worse, a silently changed number).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -66,11 +67,31 @@ def write_text(target: str | os.PathLike[str], text: str) -> None:
     _write_with(target, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
+DIGEST_KEY = b"entropic_bound.sha256"
+
+
+def _content_digest(table: "Any") -> bytes:
+    """sha256 of a table's column names, pandas metadata and values (JSON of the Python values;
+    float reprs are exact). Arrow types are left out: parquet may hand a list or string column back with another
+    Arrow spelling of the same values."""
+    digest = hashlib.sha256(json.dumps(table.column_names).encode())
+    digest.update((table.schema.metadata or {}).get(b"pandas", b""))  # names and dtypes pandas uses
+    for name in table.column_names:
+        digest.update(json.dumps(table.column(name).to_pylist(), default=repr).encode())
+    return digest.hexdigest().encode()
+
+
 def write_parquet(target: str | os.PathLike[str], frame: "Any") -> None:
-    """A pandas DataFrame to parquet (pyarrow, page checksums on), without the index, written
-    atomically."""
-    _write_with(target, lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=False,
-                                                     write_page_checksum=True))
+    """A pandas DataFrame to parquet (pyarrow), without the index, written atomically, with a
+    CRC32 on every data page and a sha256 of the whole content in the file's metadata (page CRCs
+    do not cover page headers or the footer, where a flipped byte can still change a value)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           DIGEST_KEY: _content_digest(table)})
+    _write_with(target, lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
 
 
 REBUILD = ("remove it and rerun the workflow, which rebuilds exactly the missing files: "
@@ -86,19 +107,25 @@ class CorruptCacheError(RuntimeError):
 
 
 def read_parquet(path: str | os.PathLike[str]) -> "Any":
-    """A parquet file as a pandas DataFrame, every data page's checksum verified.
-
-    Data values are covered by the page CRCs; a damaged footer (schema, pandas metadata) fails
-    to decode, and any such failure is reported as corruption of this file.
-    """
+    """A parquet file as a pandas DataFrame, verified: every data page's CRC32, then the
+    content's sha256 against the one written beside it (:func:`write_parquet`). Any failure to
+    decode an existing file is reported as corruption of that file."""
     import pyarrow.parquet as pq
 
     if not os.path.exists(path):
         raise FileNotFoundError(path)
     try:
-        return pq.read_table(path, page_checksum_verification=True).to_pandas()
+        table = pq.read_table(path, page_checksum_verification=True)
+        frame = table.to_pandas()
     except Exception as err:  # noqa: BLE001 - any decoding failure of an existing file
         raise CorruptCacheError(path, f"{type(err).__name__}: {err}") from err
+    stored = (table.schema.metadata or {}).get(DIGEST_KEY)
+    if stored is None:
+        raise CorruptCacheError(path, "no content digest (damaged footer, or written outside "
+                                      "entropic_bound.atomic.write_parquet)")
+    if stored != _content_digest(table):
+        raise CorruptCacheError(path, "content sha256 differs from the one written with it")
+    return frame
 
 
 NPZ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError)

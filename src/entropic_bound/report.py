@@ -367,3 +367,28 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     }
     write_text(markdown_out, env.get_template("report.md.j2").render(**context))
     write_text(html_out, env.get_template("report.html.j2").render(**context))
+
+
+STALE_MARK = "STALE REPORT"
+
+
+def mark_stale(paths: list[str], reason: str) -> None:
+    """Put a banner at the top of an existing rendered report saying that the last run failed
+    and this page is an earlier run's (called from the Snakefile's ``onerror``). A successful
+    run renders the report anew, which removes the banner."""
+    from datetime import datetime, timezone
+
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    text = (f"{STALE_MARK}: the workflow run of {when} failed ({reason}). This report is from "
+            f"an earlier run and does not show the current settings or results; fix the failure "
+            f"and rerun snakemake.")
+    for path in map(Path, paths):
+        if not path.exists():
+            continue
+        page = path.read_text(encoding="utf-8")
+        if path.suffix == ".html":
+            page = page.replace("<body>", f'<body>\n<p class="stale" style="background:#cf222e;'
+                                          f'color:#fff;padding:1em"><strong>{text}</strong></p>', 1)
+        else:
+            page = f"> **{text}**\n\n{page}"
+        write_text(path, page)

@@ -2,7 +2,12 @@ import json
 
 from snakemake.utils import validate
 
-# Fail before any job runs, naming the offending key; fills schema defaults.
+from entropic_bound.settings import check_profile_overlay, typed_overrides
+
+# Nested --config values arrive as strings ('300'); give them their types, then fail before
+# any job runs, naming the offending key (validation fills schema defaults).
+config.update(typed_overrides(config))
+check_profile_overlay(config)
 validate(config, schema="../schemas/config.schema.yaml")
 
 for _exp in ("e3", "e5"):

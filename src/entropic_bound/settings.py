@@ -1,0 +1,55 @@
+"""Configuration as the workflow receives it: typed command-line overrides and the check that a
+profile's settings file was not silently replaced (issue 10, fault 5).
+
+Snakemake parses a nested ``--config 'e3={"n": 300}'`` with YAML's BaseLoader, so every leaf
+arrives as a string ('300') and schema validation rejects it. :func:`typed_overrides` turns such
+leaves back into the numbers, booleans and nulls they spell. A workflow profile's ``configfile``
+is a default for the command line, so an extra ``--configfile`` replaces it instead of adding
+to it; :func:`check_profile_overlay` stops the run before any job and names the form that layers
+both.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_WORDS = {"true": True, "false": False, "null": None, "~": None}
+
+
+def typed_leaf(value: Any) -> Any:
+    """'300' -> 300, '1e-3' -> 0.001, 'true' -> True, 'null' -> None; anything else as given."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if text.lower() in _WORDS:
+        return _WORDS[text.lower()]
+    if _NUMBER.match(text):
+        return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
+    return value
+
+
+def typed_overrides(cfg: Any) -> Any:
+    """``typed_leaf`` applied to every leaf of nested dicts and lists (a new structure)."""
+    if isinstance(cfg, dict):
+        return {k: typed_overrides(v) for k, v in cfg.items()}
+    if isinstance(cfg, list):
+        return [typed_overrides(v) for v in cfg]
+    return typed_leaf(cfg)
+
+
+class ProfileOverlayReplaced(ValueError):
+    """A profile's settings file was replaced by a command-line --configfile."""
+
+
+def check_profile_overlay(cfg: dict) -> None:
+    """Raise when the profile named by ``profile`` is active but its settings file (which sets
+    ``overlay`` to the same name) is not in the config."""
+    profile = cfg.get("profile")
+    if profile and cfg.get("overlay") != profile:
+        path = f"workflow/profiles/{profile}/{profile}.yaml"
+        raise ProfileOverlayReplaced(
+            f"the {profile} profile's settings file {path} is not in the config: a command-line "
+            f"--configfile replaces a profile's configfile instead of adding to it. Name both, "
+            f"the profile's first: --configfile {path} <your file>.yaml")

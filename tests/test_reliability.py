@@ -1,0 +1,157 @@
+"""Issue 10's faults, each injected and checked against the new outcome. The workflow-level
+cases run Snakemake on copies of the quick run (the shared run stays untouched)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import QUICK, planned_jobs, snakemake
+from entropic_bound.atomic import CorruptCacheError, open_npz, read_parquet, write_npz, write_parquet
+
+QUICK_YAML = "workflow/profiles/quick/quick.yaml"
+
+
+# ------------------------------------------------------------------ unit level: verified reads
+
+
+def flip_value_byte(path, column: str = "excess") -> float:
+    """Flip one bit inside the stored bytes of the column's first value, as a disk fault would;
+    return what plain pyarrow (no verification) now reads there."""
+    value = pq.read_table(path).column(column)[0].as_py()
+    raw = bytearray(path.read_bytes())
+    at = raw.find(struct.pack("<d", value))
+    assert at > 0, "value bytes not found verbatim"
+    raw[at + 6] ^= 0x08  # an exponent bit: the number halves or doubles
+    path.write_bytes(bytes(raw))
+    return pq.read_table(path).column(column)[0].as_py()
+
+
+def test_a_flipped_parquet_value_is_an_error_not_a_new_number(tmp_path):
+    path = tmp_path / "s0.metrics.parquet"
+    values = np.random.default_rng(0).uniform(0.1, 1.0, 40)
+    write_parquet(path, pd.DataFrame({"excess": values}))
+    assert flip_value_byte(path) != values[0]  # unverified, the flip is a new number
+    with pytest.raises(CorruptCacheError, match=r"s0.metrics.parquet is corrupt.*verify --remove"):
+        read_parquet(path)
+
+
+def test_every_effective_byte_flip_is_caught(tmp_path):
+    """Over every byte of a small table: a flip either leaves what pandas reads unchanged or
+    raises CorruptCacheError (page CRCs plus the content digest), never a silent change."""
+    path = tmp_path / "t.parquet"
+    write_parquet(path, pd.DataFrame({"excess": np.linspace(0.1, 1.0, 20), "k": ["a"] * 20,
+                                      "curve": [[1.0, 2.0]] * 20}))
+    raw, back = path.read_bytes(), read_parquet(path)
+    silent = []
+    for at in range(4, len(raw) - 8):
+        flipped = bytearray(raw)
+        flipped[at] ^= 0x40
+        path.write_bytes(bytes(flipped))
+        try:
+            if not read_parquet(path).equals(back):
+                silent.append(at)
+        except CorruptCacheError:
+            pass
+    assert silent == []
+
+
+def test_a_truncated_or_flipped_npz_is_one_clear_error(tmp_path):
+    good = tmp_path / "s0.npz"
+    write_npz(good, X=np.arange(2000.0))
+    data = good.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 1
+    (tmp_path / "flip.npz").write_bytes(bytes(flipped))
+    for name in ("cut.npz", "flip.npz"):
+        with pytest.raises(CorruptCacheError, match=f"{name} is corrupt"):
+            with open_npz(tmp_path / name) as z:
+                z["X"]
+
+
+# ------------------------------------------------------------- workflow level, on copies
+
+
+@pytest.fixture()
+def run_copy(quick_run, tmp_path):
+    """A copy of the finished quick run with Snakemake's metadata (mtimes kept; the download
+    cache, which no job of these tests reads, left out)."""
+    dest = tmp_path / "copy"
+    shutil.copytree(quick_run, dest, symlinks=True, ignore=shutil.ignore_patterns("downloads"))
+    return dest
+
+
+@pytest.mark.slow
+def test_diverged_training_fails_and_marks_the_old_report_stale(run_copy):
+    """Faults 1 and 2: lr = 100 used to pass with losses ~1e11 and a 'reproduced' verdict, and a
+    failed run left the previous report looking current."""
+    (run_copy / "lr100.yaml").write_text("e3: {train: {lr: 100}}\n")
+    out = snakemake(run_copy, *QUICK, "--keep-going", "--configfile", QUICK_YAML, "lr100.yaml",
+                    check=False)
+    assert out.returncode != 0
+    logs = "".join(p.read_text() for p in (run_copy / "logs/train_grid_cells").rglob("*.log"))
+    assert "TrainingDiverged" in logs and "loss rose from" in logs and "config key 'lr'" in logs
+    for page in ("report.md", "report.html"):
+        assert "STALE REPORT" in (run_copy / "report/out" / page).read_text()
+
+
+@pytest.mark.slow
+def test_a_corrupt_cached_cell_stops_the_table_and_verify_rebuilds_exactly_it(run_copy):
+    """Fault 3 and 4: a flipped byte in a cell's metrics used to halve Table 3's excess silently;
+    now the aggregation fails naming the file, and `verify --remove` + rerun rebuilds just it."""
+    cell = run_copy / "results/cells/e3/linear_qk/sharp/r1/s0.metrics.parquet"
+    flip_value_byte(cell)
+    os.utime(cell)  # as fresh as a real write
+    target = "results/tables/table3.parquet"
+    out = snakemake(run_copy, *QUICK, target, check=False)
+    assert out.returncode != 0
+    logs = "".join(p.read_text() for p in (run_copy / "logs").rglob("*.log"))
+    assert f"{cell.relative_to(run_copy)} is corrupt" in logs and "verify --remove" in logs
+    verify = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "verify", "--remove"],
+                            cwd=run_copy, capture_output=True, text=True)
+    assert verify.returncode == 0 and "1 corrupt file(s)" in verify.stderr
+    assert not cell.exists()
+    jobs = planned_jobs(run_copy, *QUICK, target)
+    assert jobs["train_grid_cells"] == 1  # exactly the removed cell is retrained
+
+
+@pytest.mark.slow
+def test_nested_config_values_keep_their_types(quick_run):
+    """Fault 5a: --config 'e3={"n":300}' failed with "'300' is not of type 'integer'"."""
+    jobs = planned_jobs(quick_run, *QUICK, "--config", 'e3={"n": 300, "sigma": 5e-2}')
+    assert jobs["make_grid_data"] == 2 * 2 * 2  # E3 datasets regenerate at n = 300
+
+
+@pytest.mark.slow
+def test_an_extra_configfile_layers_over_the_profile_or_fails_loudly(quick_run):
+    """Fault 5b: `--configfile extra.yaml` with the quick profile silently planned the paper
+    grid (60 datasets instead of 8)."""
+    (quick_run / "extra.yaml").write_text("e3: {r_stars: [1, 2, 3]}\n")
+    out = snakemake(quick_run, "-n", *QUICK, "--configfile", "extra.yaml", check=False)
+    assert out.returncode != 0
+    assert "--configfile workflow/profiles/quick/quick.yaml" in out.stdout + out.stderr
+    jobs = planned_jobs(quick_run, *QUICK, "--configfile", QUICK_YAML, "extra.yaml")
+    assert jobs["make_grid_data"] == 2 * 2  # the new r* = 3 at quick size, nothing else
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("source,missing", [("{type: url}", "url"),
+                                            ("{type: pypi, members: ['*.txt']}", "requirement"),
+                                            ("{type: files, members: ['*']}", "root")])
+def test_a_source_missing_its_fields_fails_validation(quick_run, source, missing):
+    """Fault 6: `{type: url}` without `url` validated and died with KeyError inside the job."""
+    name = f"src_{missing}.yaml"
+    (quick_run / name).write_text(f"e6: {{corpora: {{json: [{source}]}}}}\n")
+    out = snakemake(quick_run, "-n", *QUICK, "--configfile", QUICK_YAML, name, check=False)
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    assert "Error validating config" in text and f"'{missing}' is a required property" in text
