@@ -305,6 +305,9 @@ def test_no_verdict_is_built_on_unsettled_students():
     assert BY_ID["E3.achievability.linear_qk"].evaluate(t3(n_unsettled=1))[1] == NOT_RUN
     assert BY_ID["E2.excess.B1"].evaluate(t2(unsettled=2))[1] == NOT_RUN
     assert BY_ID["E1.floor_at_r_star"].evaluate(t1(n_unsettled=(0, 1)))[1] == NOT_RUN
+    t5_unsettled = t5(flat={"achievability": pd.NA}, sharp={"achievability": False})
+    text, verdict = BY_ID["E5.achievability"].evaluate(t5_unsettled)
+    assert verdict == PARTLY and "1/2" in text and "1 not judged" in text
 
 
 def test_e1_text_places_the_papers_draw():

@@ -107,7 +107,8 @@ def test_diverged_training_fails_and_marks_the_old_report_stale(run_copy):
 @pytest.mark.slow
 def test_a_corrupt_cached_cell_stops_the_table_and_verify_rebuilds_exactly_it(run_copy):
     """Fault 3 and 4: a flipped byte in a cell's metrics used to halve Table 3's excess silently;
-    now the aggregation fails naming the file, and `verify --remove` + rerun rebuilds just it."""
+    now the job reading it fails naming the file, and `verify --remove` prints the --forcerun
+    that rebuilds just it and its dependents."""
     cell = run_copy / "results/cells/e3/linear_qk/sharp/r1/s0.metrics.parquet"
     flip_value_byte(cell)
     os.utime(cell)  # as fresh as a real write
@@ -119,9 +120,10 @@ def test_a_corrupt_cached_cell_stops_the_table_and_verify_rebuilds_exactly_it(ru
     verify = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "verify", "--remove"],
                             cwd=run_copy, capture_output=True, text=True)
     assert verify.returncode == 0 and "1 corrupt file(s)" in verify.stderr
-    assert not cell.exists()
-    jobs = planned_jobs(run_copy, *QUICK, target)
-    assert jobs["train_grid_cells"] == 1  # exactly the removed cell is retrained
+    rel = str(cell.relative_to(run_copy))
+    assert f"--forcerun {rel}" in verify.stderr and not cell.exists()
+    jobs = planned_jobs(run_copy, *QUICK, target, "--forcerun", rel)
+    assert jobs == {"train_grid_cells": 1, "measure_grid_cells": 1, "aggregate_grid": 1}
 
 
 @pytest.mark.slow

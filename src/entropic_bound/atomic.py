@@ -94,8 +94,9 @@ def write_parquet(target: str | os.PathLike[str], frame: "Any") -> None:
     _write_with(target, lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
 
 
-REBUILD = ("remove it and rerun the workflow, which rebuilds exactly the missing files: "
-           "`entropic-bound verify --remove` checks every cached file and removes the corrupt ones")
+REBUILD = ("run `entropic-bound verify --remove` (it checks every cached file, removes the "
+           "corrupt ones and prints the snakemake --forcerun command that rebuilds exactly them "
+           "and what depends on them)")
 
 
 class CorruptCacheError(RuntimeError):

@@ -175,9 +175,12 @@ def _e5_recovered(spectrum: str) -> Callable[[pd.DataFrame], Outcome]:
 
 
 def _e5_achievability(t5: pd.DataFrame) -> Outcome:
-    hits, total = int(t5["achievability"].sum()), len(t5)
+    judged = t5[t5["achievability"].notna()]
+    hits, total = int(judged["achievability"].astype(bool).sum()), len(judged)
     worst = float(t5["max_abs_excess_at_or_above"].max())
-    return f"{hits}/{total} spectra, max |excess| at r >= r* {worst:.3g}", \
+    skipped = len(t5) - total
+    return (f"{hits}/{total} spectra, max |excess| at r >= r* {worst:.3g}"
+            + (f" ({skipped} not judged: unsettled students)" if skipped else "")), \
         fraction_verdict(hits, total)
 
 

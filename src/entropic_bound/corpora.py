@@ -435,7 +435,7 @@ def load_tokens(tokens_path: str, meta_path: str) -> tuple[dict[str, np.ndarray]
     return arrays, json.loads(Path(meta_path).read_text())
 
 
-def read_provenance(paths: list[str]) -> "pd.DataFrame":
+def read_provenance(paths: list[str]) -> "pandas.DataFrame":  # noqa: F821 - imported inside
     """One row per corpus from the fetch step's provenance files (for the report)."""
     import pandas as pd
 

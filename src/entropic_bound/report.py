@@ -86,17 +86,20 @@ def section_table3(t: Tables) -> Section:
     s = t["table3"]
     view = s[["teacher", "r_star", "n_seeds", "excess_r_star_minus_1", "excess_r_star",
               "max_abs_excess_at_or_above", "max_abs_excess_final_at_or_above", "n_spiked",
-              "recovery_reff", "recovery_reff_energy",
+              "n_unsettled", "recovery_reff", "recovery_reff_energy",
               "teacher_reff", "teacher_reff_energy", "cv_seed", "deficiency", "achievability",
               "recovery"]].copy()
-    view["deficiency"] = view["deficiency"].astype(object).where(view["deficiency"].notna(), "n/a")
+    for verdict in ("deficiency", "achievability"):
+        view[verdict] = view[verdict].astype(object).where(view[verdict].notna(), "not judged")
     view.insert(4, "paper: excess r*-1", view["teacher"].map(P.TABLE3_EXCESS_BELOW))
     view["paper: teacher R~eff"] = view["r_star"].map(P.E3_TEACHER_ENERGY)
     view["paper: verdicts"] = "all hold"
     return Section(
         "table3", "Table 3 — attention-native intrinsic rank (Section 6, App. C)",
         "Verdicts per (teacher, r*) use the converged excess (mean over the last 10% of steps, "
-        "SPEC 3b; the final-iterate maximum and the count of spiked students stand beside it): "
+        "SPEC 3b; the final-iterate maximum and the count of spiked students stand beside it; "
+        "a verdict resting on an unsettled student, one that never reached a plateau, is left "
+        "blank and counted in n_unsettled): "
         "deficiency = seed-mean excess(r) > 0.1·floor for every r < r* (n/a at r* = 1); "
         "achievability = |seed-mean excess(r)| < 0.01·floor for every swept r ≥ r*; recovery = round(Reff(K̂)) = r* and |R̃eff(K̂) − R̃eff(K*)| ≤ 5 %. "
         "The paper's table cells were lost in conversion; the published numbers that survive "
@@ -109,7 +112,8 @@ def section_table3(t: Tables) -> Section:
 def section_table5(t: Tables) -> Section:
     s = t["table5"]
     view = s[["spectrum", "r_star", "n_seeds", "teacher_reff_energy", "recovery_reff_energy",
-              "excess_r_star", "max_abs_excess_at_or_above", "achievability"]].copy()
+              "excess_r_star", "max_abs_excess_at_or_above", "n_spiked", "n_unsettled",
+              "achievability"]].copy()
     view["paper: teacher -> recovered R~eff"] = view["spectrum"].map(P.TABLE5)
     view["paper: excess r*"] = "~0"
     return Section(
@@ -184,7 +188,8 @@ def section_table1(t: Tables) -> Section:
 
 
 T2_HEADLINE = ["operator", "class", "paper: excess at r*", "excess_at_r_star",
-               "excess_final_at_r_star", "n_spiked", "paper: normalised", "excess_normalized",
+               "excess_final_at_r_star", "n_spiked", "n_unsettled", "paper: normalised",
+               "excess_normalized",
                "achievable_excess", "achievable_by", "n_seeds"]
 
 

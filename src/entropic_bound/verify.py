@@ -1,6 +1,8 @@
-"""``entropic-bound verify``: check every cached file under a results folder, and remove the
-corrupt ones so that the next ``snakemake`` run rebuilds exactly them (a missing output is
-rebuilt; its intact neighbours are kept).
+"""``entropic-bound verify``: check every cached file under a results folder, remove the corrupt
+ones, and print the command that rebuilds exactly them: ``snakemake --forcerun <files>``. A plain
+rerun is not enough, because Snakemake treats a missing intermediate whose downstream outputs
+exist as a deleted temporary file and rebuilds nothing; ``--forcerun`` re-creates the named
+files and everything that depends on them, and keeps the intact rest.
 
 Checks: every ``.parquet`` is read with page-checksum verification, every ``.npz`` member is read
 to its end (zip CRC32), every corpus ``text.txt`` is hashed against its ``provenance.json``.
@@ -50,4 +52,7 @@ def verify(root: str = "results", remove: bool = False) -> list[Path]:
             log.warning("removed %s; the next snakemake run rebuilds it", path)
     log.info("%d corrupt file(s) under %s%s", len(found), root,
              " (removed)" if remove and found else "")
+    if found:
+        log.info("rebuild them and what depends on them with your usual snakemake command plus: "
+                 "--forcerun %s", " ".join(map(str, found)))
     return found
