@@ -293,6 +293,9 @@ def test_deficiency_at_r_star_one_is_not_applicable():
     claim = BY_ID["E3.deficiency.linear_qk"]
     text, verdict = claim.evaluate(t3())
     assert verdict == REPRODUCED and "5/5" in text and "n/a at r*=[1]" in text
+    # an unsettled student at r* = 1 does not turn "n/a" into "not judged"
+    text = claim.evaluate(t3(n_unsettled=[1, 0, 0, 0, 0, 0]))[0]
+    assert "n/a at r*=[1]" in text and "unsettled" not in text
     only_r1 = t3()[t3()["r_star"] == 1]
     assert claim.evaluate(only_r1)[1] == NOT_RUN  # nothing judged: not a vacuous pass
 

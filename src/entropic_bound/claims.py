@@ -69,16 +69,16 @@ def _all_rstar(teacher: str, column: str) -> Callable[[pd.DataFrame], Outcome]:
     def evaluate(t3: pd.DataFrame) -> Outcome:
         rows = t3[t3["teacher"] == teacher]
         values = rows[column].astype("boolean")
-        na = rows.loc[values.isna().to_numpy(), "r_star"].tolist()
-        judged = rows[values.notna().to_numpy()]
+        blank = values.isna().to_numpy()
+        vacuous = ((rows["r_star"] == 1) & (column == "deficiency")).to_numpy()
+        na = rows.loc[blank & vacuous, "r_star"].tolist()
+        unsettled = rows.loc[blank & ~vacuous, "r_star"].tolist()
+        judged = rows[~blank]
         ok = judged[column].astype(bool)
         hits, total = int(ok.sum()), len(judged)
         failed = judged.loc[~ok, "r_star"].tolist()
-        unsettled = rows.loc[values.isna().to_numpy() & (rows["n_unsettled"] > 0).to_numpy(),
-                             "r_star"].tolist()
         text = (f"{hits}/{total}" + (f" (fails at r*={failed})" if failed else "")
-                + (f" (n/a at r*={[r for r in na if r not in unsettled]})"
-                   if set(na) - set(unsettled) else "")
+                + (f" (n/a at r*={na})" if na else "")
                 + (f" (not judged at r*={unsettled}: unsettled students)" if unsettled else ""))
         return text, fraction_verdict(hits, total)
     return evaluate

@@ -90,7 +90,9 @@ def section_table3(t: Tables) -> Section:
               "teacher_reff", "teacher_reff_energy", "cv_seed", "deficiency", "achievability",
               "recovery"]].copy()
     for verdict in ("deficiency", "achievability"):
-        view[verdict] = view[verdict].astype(object).where(view[verdict].notna(), "not judged")
+        blank = "not judged (unsettled)"
+        view[verdict] = view[verdict].astype(object).where(view[verdict].notna(), blank)
+    view.loc[view["r_star"] == 1, "deficiency"] = "n/a"
     view.insert(4, "paper: excess r*-1", view["teacher"].map(P.TABLE3_EXCESS_BELOW))
     view["paper: teacher R~eff"] = view["r_star"].map(P.E3_TEACHER_ENERGY)
     view["paper: verdicts"] = "all hold"
