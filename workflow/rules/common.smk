@@ -35,8 +35,8 @@ wildcard_constraints:
 
 
 def lib(*modules):
-    """Library sources a rule runs, declared as inputs: Snakemake does not track imported
-    modules, so listing them makes an edit rerun exactly the rules that execute it."""
+    """Library sources that a rule executes, for its input list. Snakemake does not track
+    imported modules, so listing them makes an edit rerun exactly the rules that execute it."""
     return [f"src/entropic_bound/{m}.py" for m in modules]
 
 
