@@ -199,8 +199,13 @@ CLAIMS += [
 ]
 
 
+def _primary(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the paper's operator (Tables 1-2 also hold sensitivity variants)."""
+    return table[table["primary"]]
+
+
 def _quantity(t1: pd.DataFrame, name: str, stat: str = "mean") -> float:
-    rows = t1[t1["primary"]] if "primary" in t1 else t1
+    rows = _primary(t1)
     hit = rows.loc[rows["quantity"] == name, stat]
     return float(hit.iloc[0]) if len(hit) else float("nan")
 
@@ -273,10 +278,6 @@ def _t1_noise_floor(t1: pd.DataFrame) -> Outcome:
     floor = _quantity(t1, "noise_floor")
     return f"{floor:.4g}", (REPRODUCED if abs(floor - P.E1_NOISE_FLOOR) < 1e-9
                             else NOT_REPRODUCED)
-
-
-def _primary(t2: pd.DataFrame) -> pd.DataFrame:
-    return t2[t2["primary"]] if "primary" in t2 else t2
 
 
 NORMALIZED_CLOSE, NORMALIZED_NEAR = 0.05, 0.15

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .train import check_divergence, tail_start
+from .train import TailWindow, check_divergence
 
 # Up to this rank the Gram order is faster than the kernel order for the linear teacher
 # (T=16, d=32, one CPU core: gram 4.9 ms/step at r=1, 12.9 at r=4, 15 at r=6; kernel ~12.5 at
@@ -153,9 +153,7 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
     batch = QKBatch(kind, x, y, rmax, chunk=chunk)
     opt = torch.optim.Adam(params, lr=lr)
     curves: list[list[tuple[int, float]]] = [[] for _ in range(B)]
-    first_tail = tail_start(steps)
-    tail = torch.zeros(B, dtype=torch.float64, device=x.device)
-    tail_min = torch.full((B,), math.inf, dtype=torch.float64, device=x.device)
+    tail = TailWindow(steps, (B,), x.device)
     start = time.perf_counter()
     for step in range(1, steps + 1):
         loss, *grads = batch.loss_and_grads(*params)
@@ -164,9 +162,7 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
         opt.step()
         if step == 1:
             first = loss.tolist()
-        if step >= first_tail:
-            tail += loss
-            tail_min = torch.minimum(tail_min, loss.double())
+        tail.add(step, loss)
         if step % log_every == 0 or step == steps:
             values = loss.tolist()
             check_divergence(values, first, step, labels)
@@ -177,7 +173,5 @@ def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y
                          " ".join(f"{v:.6g}" for v in values))
     out = [{"WQ": params[0][i, :, :r].cpu().numpy(), "WK": params[1][i, :, :r].cpu().numpy(),
             "V": params[2][i].cpu().numpy()} for i, r in enumerate(ranks)]
-    window = steps - first_tail + 1
     return BatchResult(params=out, curves=curves, seconds=time.perf_counter() - start,
-                       converged_losses=(tail / window).tolist(),
-                       tail_min_losses=tail_min.tolist())
+                       converged_losses=tail.mean().tolist(), tail_min_losses=tail.min.tolist())

@@ -53,6 +53,26 @@ def tail_start(steps: int) -> int:
     return steps - max(1, math.ceil(CONVERGED_FRACTION * steps)) + 1
 
 
+class TailWindow:
+    """Running sum and minimum of the full-batch loss over the last 10% of steps (SPEC 3b), for
+    one student (shape ()) or a batch of them (shape (B,)); float64 so the sum does not round."""
+
+    def __init__(self, steps: int, shape: tuple[int, ...], device: torch.device):
+        self.first = tail_start(steps)
+        self.count = steps - self.first + 1
+        self.sum = torch.zeros(shape, dtype=torch.float64, device=device)
+        self.min = torch.full(shape, math.inf, dtype=torch.float64, device=device)
+
+    def add(self, step: int, loss: torch.Tensor) -> None:
+        if step >= self.first:
+            loss = loss.detach().double()
+            self.sum += loss
+            self.min = torch.minimum(self.min, loss)
+
+    def mean(self) -> torch.Tensor:
+        return self.sum / self.count
+
+
 def convergence_columns(loss_final: float, loss_converged: float, loss_tail_min: float,
                         floor: float) -> dict:
     """Final-iterate and converged excess (SPEC 3b) and the two flags of one student.
@@ -114,9 +134,7 @@ def train_adam(forward: Forward, init: dict[str, np.ndarray], x: torch.Tensor, y
               for k, v in init.items()}
     opt = torch.optim.Adam(params.values(), lr=lr)
     curve: list[tuple[int, float]] = []
-    first_tail = tail_start(steps)
-    tail = torch.zeros((), dtype=torch.float64, device=x.device)
-    tail_min = torch.full((), math.inf, dtype=torch.float64, device=x.device)
+    tail = TailWindow(steps, (), x.device)
     start = time.perf_counter()
     for step in range(1, steps + 1):
         opt.zero_grad(set_to_none=True)
@@ -125,9 +143,7 @@ def train_adam(forward: Forward, init: dict[str, np.ndarray], x: torch.Tensor, y
         opt.step()
         if step == 1:
             first = float(loss.detach())
-        if step >= first_tail:
-            tail += loss.detach()
-            tail_min = torch.minimum(tail_min, loss.detach().double())
+        tail.add(step, loss)
         if step % log_every == 0 or step == steps:
             value = float(loss.detach())
             check_divergence([value], [first], step, [label])
@@ -136,7 +152,7 @@ def train_adam(forward: Forward, init: dict[str, np.ndarray], x: torch.Tensor, y
     return TrainResult(
         params={k: p.detach().cpu().numpy() for k, p in params.items()},
         curve=curve, seconds=time.perf_counter() - start, steps=steps,
-        converged_loss=float(tail) / (steps - first_tail + 1), tail_min_loss=float(tail_min))
+        converged_loss=float(tail.mean()), tail_min_loss=float(tail.min))
 
 
 def evaluate(forward: Forward, params: dict[str, np.ndarray], x: np.ndarray,
