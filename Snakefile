@@ -26,6 +26,6 @@ onerror:
 
 
 rule all:
+    default_target: True
     input:
         rules.render_report.output,
-    default_target: True

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "envs", "src", "report/templates"]
-QUICK = ["--workflow-profile", "workflow/profiles/quick"]
+WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
+                  "report/templates", "requirements.lock"]
+QUICK = ["--workflow-profile", "quick"]
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -9,8 +9,16 @@ import pandas as pd
 import pytest
 
 from entropic_bound import published as P
-from entropic_bound.claims import (CHECK, CLAIMS, NOT_COMPARABLE, NOT_REPRODUCED, NOT_RUN, PARTLY,
-                                   REPRODUCED, evaluate_claims)
+from entropic_bound.claims import (
+    CHECK,
+    CLAIMS,
+    NOT_COMPARABLE,
+    NOT_REPRODUCED,
+    NOT_RUN,
+    PARTLY,
+    REPRODUCED,
+    evaluate_claims,
+)
 
 BY_ID = {c.id: c for c in CLAIMS}
 R_STARS = sorted(P.E3_TEACHER_ENERGY)

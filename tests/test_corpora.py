@@ -16,8 +16,7 @@ import pytest
 import yaml
 
 from entropic_bound import corpora, rdata
-from entropic_bound.corpora import (ChecksumMismatch, DownloadFailed, NoSourceWorked,
-                                    fetch_corpus)
+from entropic_bound.corpora import ChecksumMismatch, DownloadFailed, NoSourceWorked, fetch_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "To be, or not to be, that is the question.\n" * 50

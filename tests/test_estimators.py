@@ -4,8 +4,12 @@ import numpy as np
 import pytest
 
 from entropic_bound import spectra
-from entropic_bound.estimators import (als_kernel, bilinear_lstsq, kernel_from_mixers,
-                                       recovered_mixers)
+from entropic_bound.estimators import (
+    als_kernel,
+    bilinear_lstsq,
+    kernel_from_mixers,
+    recovered_mixers,
+)
 from entropic_bound.teachers import TeacherSpec, generate
 
 

@@ -8,9 +8,13 @@ import pytest
 import torch
 
 from entropic_bound import ladder, spectra
+from entropic_bound.achievable import (
+    b1c_fixed_v_excess,
+    eckart_young_excess,
+    per_token_linear_excess,
+    theorem5_bound,
+)
 from entropic_bound.estimators import fixed_operator_vknown, fixed_operator_vlp
-from entropic_bound.achievable import (b1c_fixed_v_excess, eckart_young_excess,
-                                       per_token_linear_excess, theorem5_bound)
 from entropic_bound.teachers import TeacherSpec, generate, softmax_rows, spectrum
 
 

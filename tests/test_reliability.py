@@ -13,11 +13,17 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import QUICK, planned_jobs, snakemake
-from entropic_bound.atomic import CorruptCacheError, open_npz, read_parquet, write_npz, write_parquet
 
-QUICK_YAML = "workflow/profiles/quick/quick.yaml"
+from entropic_bound.atomic import (
+    CorruptCacheError,
+    open_npz,
+    read_parquet,
+    write_npz,
+    write_parquet,
+)
+
+QUICK_YAML = "profiles/quick/quick.yaml"
 
 
 # ------------------------------------------------------------------ unit level: verified reads
@@ -73,9 +79,9 @@ def test_a_truncated_or_flipped_npz_is_one_clear_error(tmp_path):
     flipped[len(data) // 2] ^= 1
     (tmp_path / "flip.npz").write_bytes(bytes(flipped))
     for name in ("cut.npz", "flip.npz"):
-        with pytest.raises(CorruptCacheError, match=f"{name} is corrupt"):
-            with open_npz(tmp_path / name) as z:
-                z["X"]
+        with (pytest.raises(CorruptCacheError, match=f"{name} is corrupt"),
+              open_npz(tmp_path / name) as z):
+            z["X"]
 
 
 # ------------------------------------------------------------- workflow level, on copies
@@ -140,7 +146,7 @@ def test_an_extra_configfile_layers_over_the_profile_or_fails_loudly(quick_run):
     (quick_run / "extra.yaml").write_text("e3: {r_stars: [1, 2, 3]}\n")
     out = snakemake(quick_run, "-n", *QUICK, "--configfile", "extra.yaml", check=False)
     assert out.returncode != 0
-    assert "--configfile workflow/profiles/quick/quick.yaml" in out.stdout + out.stderr
+    assert "--configfile profiles/quick/quick.yaml" in out.stdout + out.stderr
     jobs = planned_jobs(quick_run, *QUICK, "--configfile", QUICK_YAML, "extra.yaml")
     assert jobs["make_grid_data"] == 2 * 2  # the new r* = 3 at quick size, nothing else
 

@@ -5,14 +5,20 @@ import pandas as pd
 import pytest
 import torch
 
+from entropic_bound.data import write_dataset
 from entropic_bound.fast import QKBatch, train_fast
 from entropic_bound.grid import GridTraining, train_dataset
-from entropic_bound.data import write_dataset
 from entropic_bound.measure import measure_dataset
 from entropic_bound.students import init_qk, qk_forward
 from entropic_bound.teachers import TeacherSpec, generate
-from entropic_bound.train import (TrainingDiverged, convergence_columns, evaluate, mse,
-                                  tail_start, train_adam)
+from entropic_bound.train import (
+    TrainingDiverged,
+    convergence_columns,
+    evaluate,
+    mse,
+    tail_start,
+    train_adam,
+)
 
 
 @pytest.mark.parametrize("kind", ["linear_qk", "softmax_qk"])

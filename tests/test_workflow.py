@@ -7,7 +7,6 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import QUICK, planned_jobs, snakemake
 
 pytestmark = pytest.mark.slow
@@ -83,7 +82,7 @@ def test_changing_one_corpus_source_refetches_only_that_corpus(quick_run):
     (quick_run / "json.yaml").write_text(
         "e6:\n  corpora:\n    json:\n"
         "      - {type: files, root: /usr/share/iso-codes/json, members: ['*.json']}\n")
-    jobs = planned_jobs(quick_run, *QUICK, "--configfile", "workflow/profiles/quick/quick.yaml",
+    jobs = planned_jobs(quick_run, *QUICK, "--configfile", "profiles/quick/quick.yaml",
                         "json.yaml")
     assert jobs["fetch_corpus"] == 1 and jobs["train_lm_cells"] == 2 * 2
 
@@ -97,7 +96,7 @@ def test_second_run_has_nothing_to_do(quick_run):
 
 def test_adding_an_r_star_schedules_only_its_cells(quick_run):
     (quick_run / "more.yaml").write_text("e3:\n  r_stars: [1, 2, 3]\n")
-    jobs = planned_jobs(quick_run, *QUICK, "--configfile", "workflow/profiles/quick/quick.yaml",
+    jobs = planned_jobs(quick_run, *QUICK, "--configfile", "profiles/quick/quick.yaml",
                         "more.yaml")
     per_r_star = 2 * 2  # teachers x seeds of the quick profile
     assert jobs == {"make_grid_data": per_r_star, "train_grid_cells": per_r_star,
@@ -136,13 +135,22 @@ def test_editing_the_report_template_reruns_only_the_report(quick_run):
 def test_bad_config_fails_before_any_job_naming_the_key(quick_run, override, key):
     (quick_run / "bad.yaml").write_text(override)
     out = snakemake(quick_run, "-n", *QUICK, "--configfile",
-                    "workflow/profiles/quick/quick.yaml", "bad.yaml", check=False)
+                    "profiles/quick/quick.yaml", "bad.yaml", check=False)
     assert out.returncode != 0
     assert key in out.stdout + out.stderr
 
 
+def test_plain_snakemake_applies_the_default_profile(quick_run):
+    """`snakemake --cores N`, the command the project is used with, finds profiles/default by
+    itself; naming another profile replaces it."""
+    out = snakemake(quick_run, "-n", "--cores", "2")
+    assert "Using workflow specific profile profiles/default for setting default" in out.stderr
+    out = snakemake(quick_run, "-n", *QUICK)
+    assert "profile profiles/quick for" in out.stderr and "profiles/default" not in out.stderr
+
+
 def test_paper_settings_dry_run_lists_the_full_e3_grid(quick_run):
-    jobs = planned_jobs(quick_run, "--workflow-profile", "none", "--cores", "2")
+    jobs = planned_jobs(quick_run, "--cores", "2")
     assert jobs["train_grid_cells"] == 2 * 6 * 5 + 3 * 5  # E3 + E5 datasets of config.yaml
     assert jobs["train_fixed_cells"] == 5 + 5 + 5  # E1, E2 and E2's symmetric variant
     assert jobs["train_lm_cells"] == 6 * 3 * 5  # E6 corpora x d_models x seeds
@@ -155,10 +163,30 @@ def test_every_rule_a_profile_names_exists(quick_run):
 
     listed = snakemake(quick_run, "--list-rules").stdout.split()
     named = {}
-    for profile in (quick_run / "workflow/profiles").glob("*/config.yaml"):
+    for profile in (quick_run / "profiles").glob("*/config.yaml"):
         cfg = yaml.safe_load(profile.read_text())
         for key in ("set-resources", "set-threads"):
             for rule in cfg.get(key) or {}:
                 named[rule] = profile.parent.name
     assert named, "no profile sets per-rule resources: the check would be vacuous"
     assert {r: p for r, p in named.items() if r not in listed} == {}
+
+
+def test_snakemake_report_zip_bundles_every_table_and_figure_with_its_caption(quick_run):
+    import zipfile
+
+    out = snakemake(quick_run, *QUICK, "--report", "report.zip")
+    assert "ERROR" not in out.stderr  # docutils reports a broken caption but still exits 0
+    with zipfile.ZipFile(quick_run / "report.zip") as bundle:
+        names = {n.rsplit("/", 1)[-1] for n in bundle.namelist()}
+        page = bundle.read("report/report.html").decode()
+    tables = {p.name for p in (quick_run / "results/tables").glob("*.parquet")}
+    figures = {p.name for p in (quick_run / "report/out").glob("table*.png")}
+    assert len(figures) == 6 and figures <= names
+    assert tables <= names, tables - names
+    # Each figure's own caption (not one caption reused for all) is in the bundle's page.
+    captions = [(quick_run / f"workflow/report/figure_{f.removesuffix('.png')}.rst")
+                .read_text().split()[:4] for f in sorted(figures)]
+    assert len({tuple(c) for c in captions}) == 6
+    for words in captions:
+        assert " ".join(words) in page, words

@@ -87,7 +87,8 @@ def fixed_task_bounds(x: np.ndarray, y: np.ndarray, a: np.ndarray, v: np.ndarray
                       lam: np.ndarray, r_star: int, floor: float) -> dict[str, float]:
     """The dataset-level achievable excesses of Table 2 (columns ``bound_*``), the operator
     energy that normalises its excesses, and ||V*||_F^2 (whose draw sets Table 1's scale)."""
-    return {"v_energy": float((v**2).sum()),"bound_eckart_young": eckart_young_excess(v, lam, r_star),
+    return {"v_energy": float((v**2).sum()),
+            "bound_eckart_young": eckart_young_excess(v, lam, r_star),
             "bound_b1c_fixed_v": b1c_fixed_v_excess(x, y, v, floor),
             "bound_per_token_linear": per_token_linear_excess(x, y, floor),
             "operator_energy": operator_energy(a, v)}

@@ -2,7 +2,9 @@
 
 Output is written beside the target, then renamed over it: a killed job never leaves a
 half-written file under its final name, so a rerun (or ``--rerun-incomplete``) sees either a
-complete result or nothing. Parquet is written with page checksums (CRC32 of every data page)
+complete result or nothing. The file gets the mode a plain ``open()`` would give it (0666 less
+the umask, 0644 by default), not ``mkstemp``'s private 0600, so a shared results directory or a
+web server can read it. Parquet is written with page checksums (CRC32 of every data page)
 and read with their verification; ``.npz`` members carry zip CRC32s that numpy checks on read.
 A file that fails either raises :class:`CorruptCacheError`, naming the file and the command that
 rebuilds it, instead of a bare traceback (or, worse, a silently changed number).
@@ -24,6 +26,14 @@ from typing import Any
 import numpy as np
 
 
+def _umask() -> int:
+    # os.umask can only be read by setting it; set it straight back (one process, one thread
+    # here: the CLI writes its outputs sequentially).
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path in the target's directory; rename it to ``target`` on success."""
@@ -34,6 +44,7 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, 0o666 & ~_umask())
         os.replace(tmp_path, target)
     finally:
         tmp_path.unlink(missing_ok=True)
@@ -70,10 +81,10 @@ def write_text(target: str | os.PathLike[str], text: str) -> None:
 DIGEST_KEY = b"entropic_bound.sha256"
 
 
-def _content_digest(table: "Any") -> bytes:
+def _content_digest(table: Any) -> bytes:
     """sha256 of a table's column names, pandas metadata and values (JSON of the Python values;
-    float reprs are exact). Arrow types are left out: parquet may hand a list or string column back with another
-    Arrow spelling of the same values."""
+    float reprs are exact). Arrow types are left out: parquet may hand a list or string column
+    back with another Arrow spelling of the same values."""
     digest = hashlib.sha256(json.dumps(table.column_names).encode())
     digest.update((table.schema.metadata or {}).get(b"pandas", b""))  # names and dtypes pandas uses
     for name in table.column_names:
@@ -81,7 +92,7 @@ def _content_digest(table: "Any") -> bytes:
     return digest.hexdigest().encode()
 
 
-def write_parquet(target: str | os.PathLike[str], frame: "Any") -> None:
+def write_parquet(target: str | os.PathLike[str], frame: Any) -> None:
     """A pandas DataFrame to parquet (pyarrow), without the index, written atomically, with a
     CRC32 on every data page and a sha256 of the whole content in the file's metadata (page CRCs
     do not cover page headers or the footer, where a flipped byte can still change a value)."""
@@ -107,7 +118,7 @@ class CorruptCacheError(RuntimeError):
         self.path = str(path)
 
 
-def read_parquet(path: str | os.PathLike[str]) -> "Any":
+def read_parquet(path: str | os.PathLike[str]) -> Any:
     """A parquet file as a pandas DataFrame, verified: every data page's CRC32, then the
     content's sha256 against the one written beside it (:func:`write_parquet`). Any failure to
     decode an existing file is reported as corruption of that file."""
@@ -133,7 +144,7 @@ NPZ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError)
 
 
 @contextmanager
-def open_npz(path: str | os.PathLike[str]) -> Iterator["np.lib.npyio.NpzFile"]:
+def open_npz(path: str | os.PathLike[str]) -> Iterator[np.lib.npyio.NpzFile]:
     """``np.load`` of an ``.npz``; a truncated archive or a member whose CRC32 fails (numpy
     reads each member to its end, where zipfile checks it) raises CorruptCacheError."""
     try:

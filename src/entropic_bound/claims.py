@@ -528,7 +528,8 @@ def _t6_loss_rank(t6: pd.DataFrame) -> Outcome:
 
 
 def _t6_layers(t6: pd.DataFrame) -> Outcome:
-    l0, l1 = _stat_row(t6, "largest_layer0_static_reff"), _stat_row(t6, "largest_layer1_static_reff")
+    l0 = _stat_row(t6, "largest_layer0_static_reff")
+    l1 = _stat_row(t6, "largest_layer1_static_reff")
     if l0 is None or l1 is None:
         return "-", NOT_RUN
     overlap0 = l0["lo"] <= P.E6_LAYER0_REFF[1] and l0["hi"] >= P.E6_LAYER0_REFF[0]
@@ -575,7 +576,8 @@ def _t6_ridge(t6: pd.DataFrame) -> Outcome:
     full, n = int(row["value"]), int(row["n"])
     text = f"{full} of {n} full rank (Reff {row['lo']:.1f}-{row['hi']:.1f})"
     for _, tol in t6[t6["stat"].str.startswith("ridge_rank_tol")].iterrows():
-        text += f"; rank at {tol['stat'].removeprefix('ridge_rank_tol')}: {tol['lo']:.0f}-{tol['hi']:.0f}"
+        level = tol["stat"].removeprefix("ridge_rank_tol")
+        text += f"; rank at {level}: {tol['lo']:.0f}-{tol['hi']:.0f}"
     return text, fraction_verdict(full, n)
 
 
@@ -594,7 +596,8 @@ CLAIMS += [
           _t6_judge("pearson_predicted_vs_static", _t6_predictor(P.E6_PREDICTED_PEARSON))),
     Claim("E6.predicted_vs_measured.spearman", "E6", "App. B",
           "data-side predicted rank vs measured static rank (Spearman)",
-          f"{P.E6_PREDICTED_SPEARMAN}", "reproduced within 0.15 of the paper; partly if |rho| < 0.3",
+          f"{P.E6_PREDICTED_SPEARMAN}",
+          "reproduced within 0.15 of the paper; partly if |rho| < 0.3",
           "table6_stats.value",
           _t6_judge("spearman_predicted_vs_static", _t6_predictor(P.E6_PREDICTED_SPEARMAN))),
     Claim("E6.cv_seed", "E6", "App. B (i)", "CV_seed of the measured rank in every cell",

@@ -131,7 +131,7 @@ def cmd_corpus_stats(a: argparse.Namespace) -> None:
     corpus_stats(a.tokens, a.meta, a.out, **a.params)
 
 
-def _lm_args(params: dict) -> tuple[dict, "object"]:
+def _lm_args(params: dict) -> tuple[dict, object]:
     from .lm import LMConfig
 
     params = dict(params)
@@ -177,7 +177,19 @@ def cmd_render_report(a: argparse.Namespace) -> None:
     from .report import render_report
 
     render_report(a.tables, a.claims, a.templates, a.markdown, a.html, a.params,
-                  paper_config=a.paper_config)
+                  paper_config=a.paper_config, schema=a.schema,
+                  captions=a.captions)
+
+
+def cmd_costs(a: argparse.Namespace) -> None:
+    from .costs import cost_summary, read_benchmarks
+
+    records = read_benchmarks(a.root)
+    if records.empty:
+        sys.exit(f"no benchmark files under {a.root}: run the workflow first")
+    for by in ("experiment", "rule"):
+        print(cost_summary(records, by).to_string(index=False, float_format="{:.1f}".format))
+        print()
 
 
 def cmd_verify(a: argparse.Namespace) -> None:
@@ -254,7 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
     add("render-report", cmd_render_report, ("--tables", {"nargs": "+", **req}),
         ("--claims", req), ("--templates", req), ("--markdown", req), ("--html", req),
-        ("--paper-config", {"default": None, "help": "the paper's config.yaml, to diff"}))
+        ("--paper-config", {"default": None, "help": "the paper's config.yaml, to diff"}),
+        ("--schema", {"default": None, "help": "config schema, to fill the paper's defaults"}),
+        ("--captions", {"default": None, "help": "folder of figure_<table>.rst captions"}))
+    add("costs", cmd_costs, ("--root", {"default": "results/benchmarks",
+                                        "help": "Snakemake benchmark files of a run"}))
     return p
 
 

@@ -28,8 +28,8 @@ import fcntl
 import hashlib
 import io
 import json
-import lzma
 import logging
+import lzma
 import re
 import subprocess
 import sys
@@ -154,7 +154,7 @@ def deb_data_tar(path: Path) -> tuple[io.BufferedReader, int, int, str]:
 
     Returns the open file positioned at it, its size, its offset and its compression suffix.
     """
-    fh = open(path, "rb")
+    fh = open(path, "rb")  # noqa: SIM115 - handed to the caller open, positioned at the member
     if fh.read(8) != b"!<arch>\n":
         fh.close()
         raise ValueError(f"{path}: not a Debian package (no ar header)")
@@ -435,7 +435,7 @@ def load_tokens(tokens_path: str, meta_path: str) -> tuple[dict[str, np.ndarray]
     return arrays, json.loads(Path(meta_path).read_text())
 
 
-def read_provenance(paths: list[str]) -> "pandas.DataFrame":  # noqa: F821 - imported inside
+def read_provenance(paths: list[str]) -> pandas.DataFrame:  # noqa: F821 - imported inside
     """One row per corpus from the fetch step's provenance files (for the report)."""
     import pandas as pd
 

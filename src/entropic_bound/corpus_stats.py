@@ -98,7 +98,8 @@ def corpus_stats(tokens: str, meta: str, out: str, *, corpus: str, max_lag: int,
     repeat = repeat_operator(ids, vocab, max_lag)
     frame = pd.DataFrame([{
         "corpus": corpus, "vocab_size": vocab, "tokens": len(ids),
-        "predicted_rank": spectra.entropy_rank(np.clip(mi, 0.0, None)), "h1_bits": conditional_entropy_h1(ids, vocab),
+        "predicted_rank": spectra.entropy_rank(np.clip(mi, 0.0, None)),
+        "h1_bits": conditional_entropy_h1(ids, vocab),
         "ridge_dim": ridge_dim, "ridge_reff": spectra.reff(ridge),
         "ridge_numerical_rank": spectra.numerical_rank(ridge, tol),
         **{f"ridge_rank_tol{t:g}": spectra.numerical_rank(ridge, t) for t in RIDGE_TOLS},

@@ -112,7 +112,7 @@ def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
     """M_hat_n = (Y_n V^{-1}) X_n^T (X_n X_n^T)^{-1} (SPEC E4, V known; needs T <= d)."""
     x = np.asarray(x, dtype=np.float64)
     n, T, d = x.shape
-    if T > d:
+    if d < T:
         raise ValueError(f"recovering M_n needs T <= d (X_n X_n^T invertible), got T={T}, d={d}")
     z = np.asarray(y, dtype=np.float64) @ np.linalg.pinv(v)
     xxt = x @ x.transpose(0, 2, 1)
@@ -225,7 +225,8 @@ def predictability(data_path: str, out: str, iterations: int = 20, shrinkage: fl
     frame.insert(0, "seed", spec.seed)
     frame.insert(0, "r_star", spec.r_star)
     frame.insert(0, "teacher", spec.kind)
-    frame["teacher_reff_energy"] = spectra.reff_energy(load_arrays(data_path, "operator")["operator"])
+    operator = load_arrays(data_path, "operator")["operator"]
+    frame["teacher_reff_energy"] = spectra.reff_energy(operator)
     frame["v_sigma_min"] = float(spectra.singular_values(a["V"])[-1])
     write_parquet(out, frame)
     return frame

@@ -76,7 +76,8 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
     """Train every student of one fixed-operator dataset; write weights and metrics.
 
     Metrics per student: loss and held-out loss (float64), excess = L - sigma^2 T d, the
-    converged excess and spike flag (SPEC 3b), the loss curve. Weights are stored as ``<class>_<role>_r<r>_<name>``.
+    converged excess and spike flag (SPEC 3b), the loss curve. Weights are stored as
+    ``<class>_<role>_r<r>_<name>``.
     """
     spec = load_spec(data_path)
     arrays = load_arrays(data_path, "X", "Y", "X_test", "Y_test")

@@ -18,9 +18,9 @@ import torch
 
 from .atomic import write_npz, write_parquet
 from .data import load_arrays, load_spec
+from .fast import train_fast
 from .students import init_qk, qk_forward
 from .teachers import TeacherSpec
-from .fast import train_fast
 from .train import AdamSchedule, convergence_columns, evaluate, train_adam
 
 log = logging.getLogger("entropic_bound.grid")

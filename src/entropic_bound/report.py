@@ -3,7 +3,10 @@
 Reads parquet only; never trains or measures. Each paper table is a :class:`Section` built from
 the tables present (a section whose tables are absent is skipped). Figures are drawn with
 seaborn on matplotlib's Agg backend, written beside the report (for Snakemake's ``report()``)
-and embedded as base64 PNG, so the HTML page is one file.
+and embedded as base64 PNG, so the HTML page is one file that makes no request (its
+Content-Security-Policy forbids any). The page opens with what was run (paper settings or not,
+commit, date, wall time, verdict counts), a table of contents, and links both ways between each
+claim and the section holding its evidence.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import base64
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -32,6 +37,18 @@ class Section:
     figure: str | None = None  # base64 PNG
     figure_file: str | None = None
     notes: list[str] = field(default_factory=list)
+    caption: str = ""  # what the figure shows, with units: workflow/report/figure_<anchor>.rst
+    claims: list[dict] = field(default_factory=list)  # filled by render_report
+
+    @property
+    def anchor(self) -> str:
+        """``table3`` for Table 3's section: also where a claim on ``table3_sweep`` links."""
+        return anchor_of(self.key)
+
+
+def anchor_of(table: str) -> str:
+    """The section anchor of a parquet table (``table6_stats`` -> ``table6``)."""
+    return table.split("_", 1)[0]
 
 
 def fmt(frame: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
@@ -103,7 +120,8 @@ def section_table3(t: Tables) -> Section:
         "a verdict resting on an unsettled student, one that never reached a plateau, is left "
         "blank and counted in n_unsettled): "
         "deficiency = seed-mean excess(r) > 0.1·floor for every r < r* (n/a at r* = 1); "
-        "achievability = |seed-mean excess(r)| < 0.01·floor for every swept r ≥ r*; recovery = round(Reff(K̂)) = r* and |R̃eff(K̂) − R̃eff(K*)| ≤ 5 %. "
+        "achievability = |seed-mean excess(r)| < 0.01·floor for every swept r ≥ r*; "
+        "recovery = round(Reff(K̂)) = r* and |R̃eff(K̂) − R̃eff(K*)| ≤ 5 %. "
         "The paper's table cells were lost in conversion; the published numbers that survive "
         "in its text stand beside ours.",
         [("Summary", fmt(view)),
@@ -332,46 +350,126 @@ SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
 ]
 
 
-def settings_diff(run: dict, paper: dict, prefix: str = "") -> list[str]:
-    """``key: ours (paper: theirs)`` for every leaf where this run's config differs from the
-    paper's config.yaml (keys only in one of them included)."""
-    out = []
-    for key in sorted(set(run) | set(paper)):
-        a, b = run.get(key), paper.get(key)
-        name = f"{prefix}{key}"
-        if isinstance(a, dict) and isinstance(b, dict):
-            out += settings_diff(a, b, f"{name}.")
-        elif a != b and b is not None:
-            out.append(f"{name}: {a} (paper: {b})")
-    return out
+def flat_settings(cfg: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaves of a nested config as ``{"e3.train.lr": 0.01, "e6.corpora[0].name": ...}``;
+    a list of scalars stays one leaf."""
+    if isinstance(cfg, dict):
+        out: dict[str, Any] = {}
+        for key, value in cfg.items():
+            out.update(flat_settings(value, f"{prefix}{key}."))
+        return out
+    if isinstance(cfg, list) and any(isinstance(v, (dict, list)) for v in cfg):
+        out = {}
+        for i, value in enumerate(cfg):
+            out.update(flat_settings(value, f"{prefix.rstrip('.')}[{i}]."))
+        return out
+    return {prefix.rstrip("."): cfg}
+
+
+def effective_config(path: str, schema: str | None) -> dict:
+    """A config file as a run sees it: loaded, validated, schema defaults filled in (the same
+    ``snakemake.utils.validate`` the workflow applies), so defaults never show as differences."""
+    import yaml
+
+    with open(path) as fh:
+        cfg = yaml.safe_load(fh)
+    if schema:
+        from snakemake.utils import validate
+
+        validate(cfg, schema, set_default=True)
+    return cfg
+
+
+# Keys that name the run rather than a setting of the experiments.
+RUN_KEYS = ("profile", "overlay")
+
+
+def settings_diff(run: dict, paper: dict) -> pd.DataFrame:
+    """One row (setting, this run, paper) per leaf where the effective configs differ; keys
+    in only one of them included (shown as "-" on the other side)."""
+    ours, theirs = flat_settings(run), flat_settings(paper)
+    rows = [{"setting": key, "this run": ours.get(key, "-"), "paper": theirs.get(key, "-")}
+            for key in sorted(set(ours) | set(theirs))
+            if key.split(".", 1)[0] not in RUN_KEYS and ours.get(key) != theirs.get(key)]
+    return pd.DataFrame(rows, columns=["setting", "this run", "paper"]).astype(str)
+
+
+def git_commit(where: str | Path = ".") -> str:
+    """``HEAD``'s short hash, ``+dirty`` when tracked files differ from it; or why not."""
+    import subprocess
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True)
+
+    head = git("rev-parse", "--short=12", "HEAD")
+    if head.returncode:
+        return "not a git checkout"
+    dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+    return head.stdout.strip() + ("+dirty" if dirty else "")
+
+
+def run_info(benchmarks: str | Path = "results/benchmarks",
+             log_dir: str | Path = ".snakemake/log") -> dict[str, str]:
+    """What the header says about the run: commit, render date, wall time of the Snakemake run
+    that rendered the page (since its log began), and the job-seconds its benchmark files
+    record (:mod:`costs`)."""
+    from datetime import datetime
+
+    from .costs import read_benchmarks, run_started
+
+    now = datetime.now()
+    started = run_started(log_dir)
+    records = read_benchmarks(benchmarks)
+    return {
+        "commit": git_commit(),
+        "date": now.strftime("%Y-%m-%d %H:%M"),
+        "wall": f"{(now - started).total_seconds() / 60:.1f} min (run started "
+                f"{started:%Y-%m-%d %H:%M})" if started else "unknown (no Snakemake log)",
+        "compute": f"{records['seconds'].sum() / 3600:.2f} h in {len(records)} benchmarked "
+                   f"jobs (training and estimation)" if len(records) else "no benchmark files",
+    }
 
 
 def render_report(table_paths: list[str], claims_path: str, templates: str, markdown_out: str,
-                  html_out: str, params: dict, paper_config: str | None = None) -> None:
+                  html_out: str, params: dict, paper_config: str | None = None,
+                  schema: str | None = None, captions: str | None = None) -> None:
     """Render ``report.md.j2`` and ``report.html.j2`` from ``templates`` with one context;
     each section's figure is also written as ``<table>.png`` beside the HTML. Where the run's
-    settings differ from ``paper_config`` (config.yaml), the report says so at the top."""
-    import yaml
+    effective settings differ from ``paper_config`` (config.yaml with the ``schema``'s
+    defaults), the report lists them at the top. Figure captions are the ones Snakemake's
+    ``report()`` shows, read from ``captions``/figure_<table>.rst (one text for both)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     tables = load_tables(table_paths)
     sections = [build(tables) for key, build in SECTIONS if key in tables]
     for sec in sections:
         if sec.figure:
-            sec.figure_file = f"{sec.key.split('_')[0]}.png"
+            sec.figure_file = f"{sec.anchor}.png"
+            if captions:
+                text = Path(captions, f"figure_{sec.anchor}.rst").read_text(encoding="utf-8")
+                sec.caption = " ".join(text.split())
             write_bytes(Path(html_out).with_name(sec.figure_file), base64.b64decode(sec.figure))
     everything = read_parquet(claims_path)
+    everything = everything.assign(
+        anchor=everything["column"].map(lambda c: anchor_of(c.split(".", 1)[0])))
+    present = {sec.anchor for sec in sections}
+    for sec in sections:
+        sec.claims = everything[everything["anchor"] == sec.anchor].to_dict("records")
+    everything["anchor"] = everything["anchor"].where(everything["anchor"].isin(present), None)
     claims = everything[everything["kind"] == CLAIM]
     checks = everything[everything["kind"] != CLAIM]
+    differs = (settings_diff(params, effective_config(paper_config, schema)) if paper_config
+               else settings_diff(params, params))
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
                       autoescape=False, trim_blocks=True, lstrip_blocks=True)
     context = {
         "sections": sections, "claims": claims, "checks": checks,
         "counts": claims["verdict"].value_counts().to_dict(), "params": params,
-        "differs": settings_diff(params, yaml.safe_load(open(paper_config)))
-        if paper_config else [],
+        "differs": differs, "run": run_info(), "profile": params.get("profile"),
         "md": lambda f: f.to_markdown(index=False),
-        "html": lambda f: f.to_html(index=False, border=0, classes="t", escape=True),
+        # A wide table scrolls inside its own box instead of pushing the page sideways.
+        "html": lambda f: '<div class="scroll">'
+                          + f.to_html(index=False, border=0, classes="t", escape=True) + "</div>",
     }
     write_text(markdown_out, env.get_template("report.md.j2").render(**context))
     write_text(html_out, env.get_template("report.html.j2").render(**context))
@@ -384,9 +482,9 @@ def mark_stale(paths: list[str], reason: str) -> None:
     """Put a banner at the top of an existing rendered report saying that the last run failed
     and this page is an earlier run's (called from the Snakefile's ``onerror``). A successful
     run renders the report anew, which removes the banner."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     text = (f"{STALE_MARK}: the workflow run of {when} failed ({reason}). This report is from "
             f"an earlier run and does not show the current settings or results; fix the failure "
             f"and rerun snakemake.")

@@ -48,7 +48,7 @@ def check_profile_overlay(cfg: dict) -> None:
     ``overlay`` to the same name) is not in the config."""
     profile = cfg.get("profile")
     if profile and cfg.get("overlay") != profile:
-        path = f"workflow/profiles/{profile}/{profile}.yaml"
+        path = f"profiles/{profile}/{profile}.yaml"
         raise ProfileOverlayReplaced(
             f"the {profile} profile's settings file {path} is not in the config: a command-line "
             f"--configfile replaces a profile's configfile instead of adding to it. Name both, "

@@ -90,7 +90,7 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
         energy_mean = float(rr["reff_energy"].mean())
         teacher_energy = float(rr["teacher_reff_energy"].iloc[0])
 
-        def at(r: int) -> float:
+        def at(r: int, s: pd.DataFrame = s) -> float:
             hit = s.loc[s["r"] == r, "excess_mean"]
             return float(hit.iloc[0]) if len(hit) else float("nan")
 

@@ -18,7 +18,8 @@ import numpy as np
 KINDS = ("linear_qk", "softmax_qk", "fixed_operator")
 SPECTRA = ("sharp", "power_law", "flat")
 # Fixed-operator factors (SPEC section 2): "independent" A* = U diag(lambda) W^T (the paper's
-# reading, trace ~ 0); "symmetric" A* = U diag(lambda) U^T (sensitivity variant, trace = sum lambda).
+# reading, trace ~ 0); "symmetric" A* = U diag(lambda) U^T (sensitivity variant,
+# trace = sum lambda).
 OPERATORS = ("independent", "symmetric")
 
 

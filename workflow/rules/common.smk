@@ -13,12 +13,16 @@ validate(config, schema="../schemas/config.schema.yaml")
 for _exp in ("e3", "e5"):
     for _rs in config[_exp]["r_stars"]:
         if _rs > config[_exp]["d"]:
-            raise ValueError(f"config {_exp}.r_stars: r*={_rs} exceeds {_exp}.d="
-                             f"{config[_exp]['d']} (K* is d x d)")
+            raise ValueError(
+                f"config {_exp}.r_stars: r*={_rs} exceeds {_exp}.d="
+                f"{config[_exp]['d']} (K* is d x d)"
+            )
 for _exp in ("e1", "e2"):
     if not 1 <= config[_exp]["r_star"] <= config[_exp]["T"]:
-        raise ValueError(f"config {_exp}.r_star={config[_exp]['r_star']} must lie in "
-                         f"[1, {_exp}.T={config[_exp]['T']}] (A* is T x T)")
+        raise ValueError(
+            f"config {_exp}.r_star={config[_exp]['r_star']} must lie in "
+            f"[1, {_exp}.T={config[_exp]['T']}] (A* is T x T)"
+        )
 
 
 wildcard_constraints:
@@ -50,8 +54,14 @@ GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
 
 def grid_datasets(exp, pattern):
     c = config[exp]
-    return expand(pattern, exp=exp, teacher=c["teachers"], spectrum=c["spectra"],
-                  r_star=sorted(c["r_stars"]), seed=sorted(c["seeds"]))
+    return expand(
+        pattern,
+        exp=exp,
+        teacher=c["teachers"],
+        spectrum=c["spectra"],
+        r_star=sorted(c["r_stars"]),
+        seed=sorted(c["seeds"]),
+    )
 
 
 def fixed_datasets(exp, pattern):
@@ -63,8 +73,9 @@ def fixed_datasets(exp, pattern):
 
 def e6_cells(pattern):
     c = config["e6"]
-    return expand(pattern, corpus=sorted(c["corpora"]), d_model=sorted(c["d_models"]),
-                  seed=sorted(c["seeds"]))
+    return expand(
+        pattern, corpus=sorted(c["corpora"]), d_model=sorted(c["d_models"]), seed=sorted(c["seeds"])
+    )
 
 
 def e6_corpora(pattern):
@@ -74,5 +85,13 @@ def e6_corpora(pattern):
 def lm_params(wc, device=None):
     c = config["e6"]
     extra = {"device": device} if device else {}
-    return as_json({**c["model"], **c["train"], "corpus": wc.corpus,
-                    "d_model": int(wc.d_model), "seed": int(wc.seed), **extra})
+    return as_json(
+        {
+            **c["model"],
+            **c["train"],
+            "corpus": wc.corpus,
+            "d_model": int(wc.d_model),
+            "seed": int(wc.seed),
+            **extra,
+        }
+    )

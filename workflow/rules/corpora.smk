@@ -8,16 +8,20 @@ rule fetch_corpus:
     output:
         text="results/corpora/{corpus}/text.txt",
         provenance="results/corpora/{corpus}/provenance.json",
-    params:
-        # Only this corpus's sources: editing another corpus's list refetches nothing here.
-        fetch=lambda wc: as_json({"corpus": wc.corpus,
-                                  "sources": config["e6"]["corpora"][wc.corpus],
-                                  "cache": config["e6"]["download_cache"],
-                                  "lock": config["e6"]["lock_file"]}),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/fetch_corpus/{corpus}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        # Only this corpus's sources: editing another corpus's list refetches nothing here.
+        fetch=lambda wc: as_json(
+            {
+                "corpus": wc.corpus,
+                "sources": config["e6"]["corpora"][wc.corpus],
+                "cache": config["e6"]["download_cache"],
+                "lock": config["e6"]["lock_file"],
+            }
+        ),
     shell:
         "entropic-bound fetch-corpus --params {params.fetch:q} --text {output.text}"
         " --provenance {output.provenance} > {log} 2>&1"
@@ -31,12 +35,12 @@ rule tokenize_corpus:
     output:
         tokens="results/corpora/{corpus}/tokens.npz",
         meta="results/corpora/{corpus}/meta.json",
-    params:
-        tok=as_json({k: config["e6"][k] for k in ("max_chars", "val_fraction")}),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/tokenize_corpus/{corpus}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        tok=as_json({k: config["e6"][k] for k in ("max_chars", "val_fraction")}),
     shell:
         "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
         " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}"
@@ -49,14 +53,19 @@ rule corpus_stats:
         code=lib("corpus_stats", "spectra", "corpora", "atomic"),
     output:
         "results/measures/e6/data_side/{corpus}.parquet",
-    params:
-        stats=lambda wc: as_json({**config["e6"]["data_side"], "corpus": wc.corpus,
-                                  "max_lag": config["e6"]["model"]["context"],
-                                  "tol": config["spectra"]["tol"]}),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/corpus_stats/{corpus}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        stats=lambda wc: as_json(
+            {
+                **config["e6"]["data_side"],
+                "corpus": wc.corpus,
+                "max_lag": config["e6"]["model"]["context"],
+                "tol": config["spectra"]["tol"],
+            }
+        ),
     shell:
         "entropic-bound corpus-stats --params {params.stats:q} --tokens {input.tokens}"
         " --meta {input.meta} --out {output} > {log} 2>&1"
@@ -69,17 +78,17 @@ rule train_lm_cells:
     output:
         weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
         metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
-    params:
-        lm=lambda wc: lm_params(wc, config["device"]),
-    threads: config["threads_per_job"]
-    resources:
-        gpu=1 if config["device"] == "cuda" else 0,
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/train_lm_cells/{corpus}/d{d_model}/s{seed}.log",
     benchmark:
         "results/benchmarks/train_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
+    conda:
+        "../../envs/entropic-bound.yaml"
+    threads: config["threads_per_job"]
+    resources:
+        gpu=1 if config["device"] == "cuda" else 0,
+    params:
+        lm=lambda wc: lm_params(wc, config["device"]),
     shell:
         "entropic-bound train-lm --threads {threads} --params {params.lm:q}"
         " --tokens {input.tokens} --meta {input.meta} --weights {output.weights}"
@@ -93,12 +102,12 @@ rule measure_lm_cells:
         code=lib("attention_measures", "lm", "spectra", "corpora", "atomic"),
     output:
         "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
-    params:
-        lm=lm_params,
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        lm=lm_params,
     shell:
         "entropic-bound measure-lm --threads 1 --params {params.lm:q} --tokens {input.tokens}"
         " --meta {input.meta} --weights {input.weights} --metrics {input.metrics}"
@@ -112,14 +121,28 @@ rule aggregate_table6:
         provenance=e6_corpora(rules.fetch_corpus.output.provenance),
         code=lib("tables", "corpora"),
     output:
-        cells="results/tables/table6.parquet",
-        layers="results/tables/table6_layers.parquet",
-        stats="results/tables/table6_stats.parquet",
-        corpora="results/tables/table6_corpora.parquet",
-    conda:
-        "../../envs/entropic-bound.yaml"
+        cells=report(
+            "results/tables/table6.parquet", category="Tables", caption="../report/table6.rst"
+        ),
+        layers=report(
+            "results/tables/table6_layers.parquet",
+            category="Tables",
+            caption="../report/table6.rst",
+        ),
+        stats=report(
+            "results/tables/table6_stats.parquet",
+            category="Tables",
+            caption="../report/table6.rst",
+        ),
+        corpora=report(
+            "results/tables/table6_corpora.parquet",
+            category="Tables",
+            caption="../report/table6.rst",
+        ),
     log:
         "logs/aggregate_table6.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
     shell:
         "entropic-bound aggregate-table6 --inputs {input.measures}"
         " --data-side {input.data_side} --provenance {input.provenance} --cells {output.cells}"

@@ -9,16 +9,20 @@ rule make_fixed_data:
         code=lib("teachers", "data", "atomic"),
     output:
         "results/data/{fexp}/{operator}/s{seed}.npz",
-    params:
-        spec=lambda wc: as_json({
-            "kind": "fixed_operator", "spectrum": "sharp", "seed": int(wc.seed),
-            "operator": wc.operator,
-            **{k: config[wc.fexp][k] for k in ("T", "d", "r_star", "n", "sigma")},
-        }),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/make_fixed_data/{fexp}/{operator}/s{seed}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        spec=lambda wc: as_json(
+            {
+                "kind": "fixed_operator",
+                "spectrum": "sharp",
+                "seed": int(wc.seed),
+                "operator": wc.operator,
+                **{k: config[wc.fexp][k] for k in ("T", "d", "r_star", "n", "sigma")},
+            }
+        ),
     shell:
         "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
 
@@ -30,19 +34,24 @@ rule train_fixed_cells:
     output:
         weights="results/cells/{fexp}/{operator}/s{seed}.npz",
         metrics="results/cells/{fexp}/{operator}/s{seed}.metrics.parquet",
-    params:
-        train=lambda wc: as_json({**config[wc.fexp]["train"], "experiment": wc.fexp,
-                                  "device": config["device"],
-                                  "overparam": wc.operator == config[wc.fexp]["operator"]}),
-    threads: config["threads_per_job"]
-    resources:
-        gpu=1 if config["device"] == "cuda" else 0,
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/train_fixed_cells/{fexp}/{operator}/s{seed}.log",
     benchmark:
         "results/benchmarks/train_fixed_cells/{fexp}/{operator}/s{seed}.tsv"
+    conda:
+        "../../envs/entropic-bound.yaml"
+    threads: config["threads_per_job"]
+    resources:
+        gpu=1 if config["device"] == "cuda" else 0,
+    params:
+        train=lambda wc: as_json(
+            {
+                **config[wc.fexp]["train"],
+                "experiment": wc.fexp,
+                "device": config["device"],
+                "overparam": wc.operator == config[wc.fexp]["operator"],
+            }
+        ),
     shell:
         "entropic-bound train-fixed --threads {threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
@@ -54,17 +63,16 @@ rule measure_fixed_cells:
         data=rules.make_fixed_data.output[0],
         weights=rules.train_fixed_cells.output.weights,
         metrics=rules.train_fixed_cells.output.metrics,
-        code=lib("fixed_measure", "achievable", "fixed_task", "ladder", "spectra", "data",
-                 "atomic"),
+        code=lib("fixed_measure", "achievable", "fixed_task", "ladder", "spectra", "data", "atomic"),
     output:
         "results/measures/{fexp}/{operator}/s{seed}.parquet",
-    params:
-        measure=as_json({"tol": config["spectra"]["tol"]}),
-    threads: 1
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/measure_fixed_cells/{fexp}/{operator}/s{seed}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    threads: 1
+    params:
+        measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
         "entropic-bound measure-fixed --threads 1 --params {params.measure:q}"
         " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
@@ -77,12 +85,12 @@ rule estimate_e1_data:
         code=lib("estimators", "spectra", "data", "atomic"),
     output:
         "results/estimates/e1/{operator}/s{seed}.parquet",
-    params:
-        measure=as_json({"tol": config["spectra"]["tol"]}),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/estimate_e1_data/{operator}/s{seed}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
         "entropic-bound estimate-fixed --params {params.measure:q} --data {input.data}"
         " --out {output} > {log} 2>&1"
@@ -94,16 +102,18 @@ rule aggregate_table1:
         estimates=fixed_datasets("e1", rules.estimate_e1_data.output[0]),
         code=lib("tables", "atomic"),
     output:
-        sweep=report("results/tables/table1_sweep.parquet", category="Tables",
-                     caption="../report/fixed.rst"),
-        summary=report("results/tables/table1.parquet", category="Tables",
-                       caption="../report/fixed.rst"),
-    params:
-        primary=as_json({"operator": config["e1"]["operator"]}),
-    conda:
-        "../../envs/entropic-bound.yaml"
+        sweep=report(
+            "results/tables/table1_sweep.parquet", category="Tables", caption="../report/fixed.rst"
+        ),
+        summary=report(
+            "results/tables/table1.parquet", category="Tables", caption="../report/fixed.rst"
+        ),
     log:
         "logs/aggregate_table1.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        primary=as_json({"operator": config["e1"]["operator"]}),
     shell:
         "entropic-bound aggregate-table1 --params {params.primary:q} --inputs {input.measures}"
         " --estimates {input.estimates} --sweep {output.sweep} --summary {output.summary}"
@@ -115,14 +125,15 @@ rule aggregate_table2:
         measures=fixed_datasets("e2", rules.measure_fixed_cells.output[0]),
         code=lib("tables", "atomic"),
     output:
-        summary=report("results/tables/table2.parquet", category="Tables",
-                       caption="../report/fixed.rst"),
-    params:
-        primary=as_json({"operator": config["e2"]["operator"]}),
-    conda:
-        "../../envs/entropic-bound.yaml"
+        summary=report(
+            "results/tables/table2.parquet", category="Tables", caption="../report/fixed.rst"
+        ),
     log:
         "logs/aggregate_table2.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        primary=as_json({"operator": config["e2"]["operator"]}),
     shell:
         "entropic-bound aggregate-table2 --params {params.primary:q} --inputs {input.measures}"
         " --summary {output.summary}"

@@ -2,20 +2,26 @@
 # seed) of one experiment; one training job per dataset trains its whole rank sweep and the
 # recovery student; one measurement job per dataset.
 
+
 rule make_grid_data:
     input:
         code=lib("teachers", "data", "atomic"),
     output:
         "results/data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
-    params:
-        spec=lambda wc: as_json({
-            "kind": wc.teacher, "spectrum": wc.spectrum, "r_star": int(wc.r_star),
-            "seed": int(wc.seed), **{k: config[wc.exp][k] for k in ("T", "d", "n", "sigma")},
-        }),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/make_grid_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        spec=lambda wc: as_json(
+            {
+                "kind": wc.teacher,
+                "spectrum": wc.spectrum,
+                "r_star": int(wc.r_star),
+                "seed": int(wc.seed),
+                **{k: config[wc.exp][k] for k in ("T", "d", "n", "sigma")},
+            }
+        ),
     shell:
         "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
 
@@ -27,17 +33,17 @@ rule train_grid_cells:
     output:
         weights="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
         metrics="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.metrics.parquet",
-    params:
-        train=lambda wc: as_json({**config[wc.exp]["train"], "device": config["device"]}),
-    threads: config["threads_per_job"]
-    resources:
-        gpu=1 if config["device"] == "cuda" else 0,
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
     benchmark:
         "results/benchmarks/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
+    conda:
+        "../../envs/entropic-bound.yaml"
+    threads: config["threads_per_job"]
+    resources:
+        gpu=1 if config["device"] == "cuda" else 0,
+    params:
+        train=lambda wc: as_json({**config[wc.exp]["train"], "device": config["device"]}),
     shell:
         "entropic-bound train-grid --threads {threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
@@ -52,12 +58,12 @@ rule measure_grid_cells:
         code=lib("measure", "spectra", "data", "teachers", "atomic"),
     output:
         "results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
-    params:
-        measure=as_json({"tol": config["spectra"]["tol"]}),
-    conda:
-        "../../envs/entropic-bound.yaml"
     log:
         "logs/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
         "entropic-bound measure-grid --params {params.measure:q} --data {input.data}"
         " --weights {input.weights} --metrics {input.metrics} --out {output} > {log} 2>&1"
@@ -65,20 +71,22 @@ rule measure_grid_cells:
 
 rule aggregate_grid:
     input:
-        measures=lambda wc: grid_datasets(GRID_TABLES[wc.table],
-                                          rules.measure_grid_cells.output[0]),
+        measures=lambda wc: grid_datasets(GRID_TABLES[wc.table], rules.measure_grid_cells.output[0]),
         code=lib("tables", "atomic"),
     output:
-        cells=report("results/tables/{table}_cells.parquet", category="Tables",
-                     caption="../report/grid.rst"),
-        sweep=report("results/tables/{table}_sweep.parquet", category="Tables",
-                     caption="../report/grid.rst"),
-        summary=report("results/tables/{table}.parquet", category="Tables",
-                       caption="../report/grid.rst"),
-    conda:
-        "../../envs/entropic-bound.yaml"
+        cells=report(
+            "results/tables/{table}_cells.parquet", category="Tables", caption="../report/grid.rst"
+        ),
+        sweep=report(
+            "results/tables/{table}_sweep.parquet", category="Tables", caption="../report/grid.rst"
+        ),
+        summary=report(
+            "results/tables/{table}.parquet", category="Tables", caption="../report/grid.rst"
+        ),
     log:
         "logs/aggregate_grid/{table}.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
     shell:
         "entropic-bound aggregate-grid --inputs {input.measures} --cells {output.cells}"
         " --sweep {output.sweep} --summary {output.summary} > {log} 2>&1"

@@ -1,0 +1,64 @@
+"""What a run cost, read from Snakemake's own records: the ``benchmark:`` files of the jobs
+(``results/benchmarks/<rule>/<wildcards...>.tsv``, one row per job: wall seconds ``s``,
+``max_rss`` in MB, ``cpu_time``) and the start time of the newest Snakemake run
+(``.snakemake/log/<start>.snakemake.log``).
+
+Only rules that declare ``benchmark:`` are counted (training, and the E4 estimators): they are
+where the time goes. The experiment of a record is the ``e<k>`` wildcard in its path, or the
+one experiment its rule serves.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pandas as pd
+
+# Rules whose benchmark path carries no e<k> wildcard, because they serve one experiment only.
+RULE_EXPERIMENT = {"train_lm_cells": "e6", "estimate_e4_data": "e4"}
+_EXPERIMENT = re.compile(r"^e\d+$")
+LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
+
+
+def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
+    """One row per benchmark file: rule, experiment, job (the wildcard path), seconds,
+    max_rss_mb, cpu_seconds. Empty (with those columns) where there are none."""
+    rows = []
+    for path in sorted(Path(root).rglob("*.tsv")):
+        rel = path.relative_to(root).with_suffix("")
+        rule, *wildcards = rel.parts
+        experiment = next((w for w in wildcards if _EXPERIMENT.match(w)),
+                          RULE_EXPERIMENT.get(rule, "other"))
+        record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
+        rows.append({"rule": rule, "experiment": experiment, "job": "/".join(wildcards),
+                     "seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
+                     "cpu_seconds": float(record["cpu_time"])})
+    columns = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def cost_summary(records: pd.DataFrame, by: str) -> pd.DataFrame:
+    """Job count, job-seconds (sum of wall seconds), largest job and peak memory per ``by``
+    (``rule`` or ``experiment``), most expensive first, with a total row."""
+    grouped = records.groupby(by).agg(jobs=("seconds", "size"), job_seconds=("seconds", "sum"),
+                                      longest_s=("seconds", "max"),
+                                      peak_rss_mb=("max_rss_mb", "max"))
+    grouped = grouped.sort_values("job_seconds", ascending=False).reset_index()
+    total = pd.DataFrame([{by: "total", "jobs": int(grouped["jobs"].sum()),
+                           "job_seconds": grouped["job_seconds"].sum(),
+                           "longest_s": grouped["longest_s"].max(),
+                           "peak_rss_mb": grouped["peak_rss_mb"].max()}])
+    return pd.concat([grouped, total], ignore_index=True) if len(grouped) else grouped
+
+
+def run_started(log_dir: str | Path = ".snakemake/log") -> datetime | None:
+    """Local start time of the newest Snakemake run (its log file is named after it)."""
+    stamps = []
+    for path in Path(log_dir).glob("*.snakemake.log"):
+        try:
+            stamps.append(datetime.strptime(path.name.removesuffix(".snakemake.log"), LOG_STAMP))
+        except ValueError:
+            continue
+    return max(stamps, default=None)

@@ -1,0 +1,162 @@
+"""A single-node SLURM cluster on loopback, for tests: munged with a fresh key, slurmctld with
+this host as controller, slurmd as its one node; no accounting storage (the executor plugin
+reads job states from squeue, so MinJobAge keeps finished jobs visible for an hour).
+
+Everything lives under one folder (config, key, sockets, state, logs); the daemons run as the
+current user on non-default ports, so a system SLURM or munge is not disturbed. ``cluster()``
+tears the daemons down on exit, also when the body raised.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol")
+
+
+class ClusterUnavailable(RuntimeError):
+    """The daemons could not be started here (the message says why)."""
+
+
+def find(binary: str) -> str | None:
+    return shutil.which(binary) or next(
+        (str(p) for p in (Path("/usr/sbin") / binary, Path("/sbin") / binary) if p.exists()),
+        None)
+
+
+def missing_binaries() -> list[str]:
+    return [b for b in DAEMONS if find(b) is None]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def slurm_conf(root: Path, host: str, user: str, cpus: int, memory_mb: int) -> str:
+    ctld, slurmd = _free_port(), _free_port()
+    return f"""\
+ClusterName=entropic
+SlurmctldHost={host}(127.0.0.1)
+SlurmctldPort={ctld}
+SlurmdPort={slurmd}
+SlurmUser={user}
+SlurmdUser={user}
+AuthType=auth/munge
+AuthInfo=socket={root}/munge.socket
+CredType=cred/munge
+StateSaveLocation={root}/state
+SlurmdSpoolDir={root}/spool
+SlurmctldPidFile={root}/slurmctld.pid
+SlurmdPidFile={root}/slurmd.pid
+SlurmctldLogFile={root}/slurmctld.log
+SlurmdLogFile={root}/slurmd.log
+SlurmctldDebug=verbose
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU_Memory
+ReturnToService=2
+MinJobAge=3600
+MaxJobCount=100000
+SchedulerParameters=sched_min_interval=100000
+MpiDefault=none
+NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
+PartitionName=main Nodes={host} Default=YES MaxTime=INFINITE State=UP
+"""
+
+
+def _wait(predicate, timeout: float, what: str, logs: list[Path]) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.5)
+    tails = "\n".join(f"--- {p}:\n{p.read_text()[-2000:]}" for p in logs if p.exists())
+    raise ClusterUnavailable(f"{what} within {timeout:.0f} s\n{tails}")
+
+
+@contextmanager
+def cluster(root: Path, cpus: int | None = None, memory_mb: int = 16000) -> Iterator[dict]:
+    """Start munged, slurmctld and slurmd under ``root``; yield the environment (SLURM_CONF)
+    that sbatch/squeue and Snakemake need; stop all three on exit."""
+    if missing := missing_binaries():
+        raise ClusterUnavailable(f"not installed: {', '.join(missing)} (apt-get install "
+                                 f"slurm-wlm munge)")
+    root.mkdir(parents=True, exist_ok=True)
+    for sub in ("state", "spool"):
+        (root / sub).mkdir(exist_ok=True)
+    host = socket.gethostname().split(".")[0]
+    user = subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout
+    conf = root / "slurm.conf"
+    conf.write_text(slurm_conf(root, host, user.strip(), cpus or os.cpu_count() or 1, memory_mb))
+    key = root / "munge.key"
+    key.write_bytes(os.urandom(1024))
+    key.chmod(0o400)
+    env = {**os.environ, "SLURM_CONF": str(conf)}
+    started: list[Path] = []
+    try:
+        subprocess.run([find("munged"), "--force", f"--key-file={key}",
+                        f"--socket={root}/munge.socket", f"--pid-file={root}/munged.pid",
+                        f"--log-file={root}/munged.log", f"--seed-file={root}/munge.seed"],
+                       check=True, capture_output=True, text=True)
+        started.append(root / "munged.pid")
+        subprocess.run([find("slurmctld"), "-f", str(conf)], check=True, env=env,
+                       capture_output=True, text=True)
+        started.append(root / "slurmctld.pid")
+        subprocess.run([find("slurmd"), "-f", str(conf)], check=True, env=env,
+                       capture_output=True, text=True)
+        started.append(root / "slurmd.pid")
+
+        def node_idle() -> bool:
+            out = subprocess.run([find("sinfo"), "-h", "-o", "%t"], env=env,
+                                 capture_output=True, text=True)
+            return out.returncode == 0 and out.stdout.strip() == "idle"
+
+        _wait(node_idle, 60, "the node did not come up idle",
+              [root / "slurmctld.log", root / "slurmd.log", root / "munged.log"])
+        yield env
+    except subprocess.CalledProcessError as err:
+        raise ClusterUnavailable(f"{err.cmd[0]} failed to start: {err.stderr or err.stdout}") \
+            from err
+    finally:
+        for pid_file in reversed(started):
+            _stop(pid_file)
+
+
+def _stop(pid_file: Path, timeout: float = 15) -> None:
+    if not pid_file.exists():
+        return
+    pid = int(pid_file.read_text().split()[0])
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(pid, signal.SIGKILL)
+
+
+def submitted_jobs(root: Path) -> list[str]:
+    """JobIds slurmctld accepted through sbatch (its log line for every batch submission)."""
+    log = (root / "slurmctld.log").read_text()
+    return [line.split("JobId=")[1].split()[0] for line in log.splitlines()
+            if "_slurm_rpc_submit_batch_job" in line and "JobId=" in line]
