@@ -3,8 +3,12 @@ this host as controller, slurmd as its one node; no accounting storage (the exec
 reads job states from squeue, so MinJobAge keeps finished jobs visible for an hour).
 
 Everything lives under one folder (config, key, sockets, state, logs); the daemons run as the
-current user on non-default ports, so a system SLURM or munge is not disturbed. ``cluster()``
-tears the daemons down on exit, also when the body raised.
+current user on non-default ports, so a system munge is not disturbed. One thing must sit at
+the system path: snakemake-executor-plugin-slurm-jobstep strips SLURM_CONF from the environment
+of the ``srun`` it runs inside each job, so that srun reads /etc/slurm/slurm.conf (as on a real
+cluster node). The config is linked there for the cluster's lifetime; where a system SLURM
+config already exists the cluster does not start (ClusterUnavailable says so). ``cluster()``
+tears the daemons down and removes the link on exit, also when the body raised.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol")
+SYSTEM_CONF = Path("/etc/slurm/slurm.conf")
 
 
 class ClusterUnavailable(RuntimeError):
@@ -103,6 +108,14 @@ def cluster(root: Path, cpus: int | None = None, memory_mb: int = 16000) -> Iter
     user = subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout
     conf = root / "slurm.conf"
     conf.write_text(slurm_conf(root, host, user.strip(), cpus or os.cpu_count() or 1, memory_mb))
+    if SYSTEM_CONF.exists() or SYSTEM_CONF.is_symlink():
+        raise ClusterUnavailable(f"{SYSTEM_CONF} exists (a system SLURM): not replacing it")
+    try:
+        SYSTEM_CONF.parent.mkdir(parents=True, exist_ok=True)
+        SYSTEM_CONF.symlink_to(conf)
+    except OSError as err:
+        raise ClusterUnavailable(f"cannot link {SYSTEM_CONF} (srun inside jobs reads it): "
+                                 f"{err}") from err
     key = root / "munge.key"
     key.write_bytes(os.urandom(1024))
     key.chmod(0o400)
@@ -135,6 +148,8 @@ def cluster(root: Path, cpus: int | None = None, memory_mb: int = 16000) -> Iter
     finally:
         for pid_file in reversed(started):
             _stop(pid_file)
+        if SYSTEM_CONF.is_symlink() and SYSTEM_CONF.resolve() == conf.resolve():
+            SYSTEM_CONF.unlink()
 
 
 def _stop(pid_file: Path, timeout: float = 15) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import yaml
 
-from entropic_bound import corpora, rdata
+from entropic_bound import corpora, rdata, tokens
 from entropic_bound.corpora import ChecksumMismatch, DownloadFailed, NoSourceWorked, fetch_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,27 +176,27 @@ def provenance_of(path) -> str:
 def test_tokenization_round_trip_and_split(tmp_path):
     text = "Hello, world!\nλ-calculus ∀x. " * 40
     (tmp_path / "text.txt").write_text(text, encoding="utf-8")
-    meta = corpora.tokenize_corpus(str(tmp_path / "text.txt"),
+    meta = tokens.tokenize_corpus(str(tmp_path / "text.txt"),
                                    provenance_of(tmp_path / "text.txt"), str(tmp_path / "tok.npz"),
                                    str(tmp_path / "meta.json"), max_chars=1000,
                                    val_fraction=0.1)
-    arrays, info = corpora.load_tokens(str(tmp_path / "tok.npz"), str(tmp_path / "meta.json"))
+    arrays, info = tokens.load_tokens(str(tmp_path / "tok.npz"), str(tmp_path / "meta.json"))
     ids = np.concatenate([arrays["train"], arrays["val"]])
-    assert corpora.decode(ids, info["vocab"]) == text[:1000]
+    assert tokens.decode(ids, info["vocab"]) == text[:1000]
     assert meta["train_tokens"] == 900 and meta["val_tokens"] == 100
     assert ids.dtype == np.uint8 and info["vocab"] == sorted(set(text))
 
 
 def test_large_vocabularies_use_uint16():
     vocab = [chr(0x4E00 + i) for i in range(300)]
-    ids = corpora.encode("".join(vocab), vocab)
-    assert ids.dtype == np.uint16 and corpora.decode(ids, vocab) == "".join(vocab)
+    ids = tokens.encode("".join(vocab), vocab)
+    assert ids.dtype == np.uint16 and tokens.decode(ids, vocab) == "".join(vocab)
 
 
 def test_validation_fraction_out_of_range_is_named(tmp_path):
     (tmp_path / "t.txt").write_text("abc" * 10)
     with pytest.raises(ValueError, match="e6.val_fraction"):
-        corpora.tokenize_corpus(str(tmp_path / "t.txt"), provenance_of(tmp_path / "t.txt"),
+        tokens.tokenize_corpus(str(tmp_path / "t.txt"), provenance_of(tmp_path / "t.txt"),
                                 str(tmp_path / "a.npz"), str(tmp_path / "m.json"),
                                 max_chars=30, val_fraction=1.5)
 
@@ -210,6 +210,6 @@ def test_a_changed_corpus_byte_is_caught_before_tokenizing(tmp_path):
     prov = provenance_of(text)
     text.write_text("abcdeg" + "abcdef" * 99)  # one byte changed after the fetch
     with pytest.raises(CorruptCacheError, match="text.txt is corrupt.*sha256.*verify --remove"):
-        corpora.tokenize_corpus(str(text), prov, str(tmp_path / "a.npz"),
+        tokens.tokenize_corpus(str(text), prov, str(tmp_path / "a.npz"),
                                 str(tmp_path / "m.json"), max_chars=600, val_fraction=0.1)
     assert not (tmp_path / "a.npz").exists()

@@ -157,7 +157,7 @@ def test_char_transformer_is_causal_and_exposes_its_heads():
 
 @pytest.fixture()
 def tiny_corpus(tmp_path):
-    from entropic_bound.corpora import tokenize_corpus
+    from entropic_bound.tokens import tokenize_corpus
 
     rng = np.random.default_rng(0)
     words = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "ran"]

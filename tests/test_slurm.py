@@ -53,17 +53,30 @@ def run(workdir: Path, env: dict, *args: str) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def jobs_by_comment(env: dict) -> dict[str, list[str]]:
-    """Every job slurmctld knows (MinJobAge keeps finished ones): comment -> states."""
-    out = subprocess.run(["scontrol", "show", "job", "--oneliner"], env=env, check=True,
+def slurm_jobs(env: dict) -> dict[str, str]:
+    """Every job slurmctld knows (MinJobAge keeps finished ones): JobId -> state."""
+    out = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%i %T"], env=env, check=True,
                          capture_output=True, text=True).stdout
-    jobs: dict[str, list[str]] = {}
-    for line in out.splitlines():
-        state = re.search(r"JobState=(\S+)", line)
-        comment = re.search(r"Comment=(\S+)", line)
-        if state and comment:
-            jobs.setdefault(comment.group(1), []).append(state.group(1))
-    return jobs
+    return dict(line.split() for line in out.splitlines())
+
+
+def results(workdir: Path) -> dict[str, int]:
+    """Every result file (the download cache aside) and its mtime in ns."""
+    return {str(p.relative_to(workdir)): p.stat().st_mtime_ns
+            for p in (workdir / "results").rglob("*")
+            if p.is_file() and "downloads" not in p.parts}
+
+
+def planned_outputs(workdir: Path, env: dict) -> set[str]:
+    """Output files of the jobs a dry run of the same command would (re)run."""
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", *SLURM], cwd=workdir,
+                         env=env, capture_output=True, text=True, check=True).stdout
+    return {f.strip() for line in re.findall(r"^\s*output: (.*)$", out, re.M)
+            for f in line.split(",")}
+
+
+def submissions(workdir: Path) -> int:
+    return (workdir / "snakemake.log").read_text().count("has been submitted with SLURM jobid")
 
 
 def tables(workdir: Path) -> dict[str, pd.DataFrame]:
@@ -77,30 +90,31 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     shutil.copytree(quick_run / "results/corpora/downloads",
                     work / "results/corpora/downloads")
     first = run(work, env)
-    # Interrupt once some jobs have completed and others are still queued or running.
+    # Interrupt once some jobs have completed while others are queued or running.
     deadline = time.monotonic() + 900
     while time.monotonic() < deadline and first.poll() is None:
-        states = [s for st in jobs_by_comment(env).values() for s in st]
-        if states.count("COMPLETED") >= 4:
+        if list(slurm_jobs(env).values()).count("COMPLETED") >= 2:
             break
         time.sleep(1)
     assert first.poll() is None, "the first run ended before it could be interrupted"
     os.killpg(first.pid, signal.SIGINT)  # Ctrl-C: the plugin cancels its running jobs
     assert first.wait(timeout=300) != 0
-    done_before = {c for c, st in jobs_by_comment(env).items() if "COMPLETED" in st}
-    n_before = len(submitted_jobs(root))
-    assert done_before
+    subprocess.run([sys.executable, "-m", "snakemake", "--unlock", *SLURM], cwd=work, env=env,
+                   capture_output=True, check=True)
+    finished = results(work)
+    todo = planned_outputs(work, env)
+    kept = {f: t for f, t in finished.items() if f not in todo}
+    assert kept, "nothing had completed before the interruption"
 
     second = run(work, env)
     assert second.wait(timeout=1800) == 0, (work / "snakemake.log").read_text()[-4000:]
-    jobs = jobs_by_comment(env)
-    # Every job of both runs went through sbatch and slurmctld scheduled it.
-    assert len(submitted_jobs(root)) == sum(len(st) for st in jobs.values())
-    assert all(st[-1] in ("COMPLETED", "CANCELLED") for st in jobs.values()), jobs
-    # Nothing completed before the interruption was submitted again.
-    resubmitted = {c for c, st in jobs.items() if st.count("COMPLETED") > 1}
-    assert resubmitted == set(), resubmitted
-    assert len(submitted_jobs(root)) > n_before
+    # Every job of both runs went through sbatch: slurmctld accepted each submission Snakemake
+    # reports, ran it, and nothing ran outside SLURM but the `all` target.
+    assert len(submitted_jobs(root)) == submissions(work) == len(slurm_jobs(env))
+    assert set(slurm_jobs(env).values()) <= {"COMPLETED", "CANCELLED"}
+    # What had completed before the interruption was neither resubmitted nor rewritten.
+    after = results(work)
+    assert {f for f, t in kept.items() if after[f] != t} == set()
     # The tables equal those of the local run of the same config.
     local, cluster_tables = tables(quick_run), tables(work)
     assert local.keys() == cluster_tables.keys()

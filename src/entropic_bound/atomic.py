@@ -78,6 +78,11 @@ def write_text(target: str | os.PathLike[str], text: str) -> None:
     _write_with(target, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
+def sha256_bytes(data: bytes) -> str:
+    """Hex sha256 (the digest corpora record at fetch and verify before tokenizing)."""
+    return hashlib.sha256(data).hexdigest()
+
+
 DIGEST_KEY = b"entropic_bound.sha256"
 
 

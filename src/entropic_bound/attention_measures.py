@@ -22,8 +22,8 @@ import torch
 
 from . import spectra
 from .atomic import read_parquet, write_parquet
-from .corpora import load_tokens
 from .lm import LMConfig, build, eval_starts, load_model, windows
+from .tokens import load_tokens
 
 
 def participation(attn: np.ndarray) -> float:

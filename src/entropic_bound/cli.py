@@ -120,7 +120,7 @@ def cmd_fetch_corpus(a: argparse.Namespace) -> None:
 
 
 def cmd_tokenize_corpus(a: argparse.Namespace) -> None:
-    from .corpora import tokenize_corpus
+    from .tokens import tokenize_corpus
 
     tokenize_corpus(a.text, a.provenance, a.tokens, a.meta, **a.params)
 

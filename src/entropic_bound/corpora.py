@@ -1,5 +1,7 @@
-"""Char corpora of App. B (SPEC E6): fetch real text from the first source that works, record
-where it came from, and tokenize it at the character level.
+"""Char corpora of App. B (SPEC E6): fetch real text from the first source that works and
+record where it came from. Tokenizing the text is :mod:`entropic_bound.tokens`' job: the token
+rule depends on the text, not on this module, so an edit here that leaves the text unchanged
+retrains nothing.
 
 A corpus is configured as an ordered list of sources; each is a mapping with a ``type``:
 
@@ -43,9 +45,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
-
-from .atomic import CorruptCacheError, open_npz, write_json, write_npz, write_text
+from .atomic import sha256_bytes, write_json, write_text
 
 log = logging.getLogger("entropic_bound.corpora")
 
@@ -70,10 +70,6 @@ class NoSourceWorked(RuntimeError):
 
 class ChecksumMismatch(RuntimeError):
     """A download's sha256 differs from the pinned or locked one."""
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def sha256_file(path: Path) -> str:
@@ -376,63 +372,6 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
         return provenance
     raise NoSourceWorked(f"corpus {name!r}: no source worked (config e6.corpora.{name}):\n" +
                          "\n".join(f"  {a['source']}: {a['error']}" for a in attempts), errors)
-
-
-# ---------------------------------------------------------------- tokenization
-
-
-def vocabulary(text: str) -> list[str]:
-    """The corpus's characters, sorted by code point: token id = index."""
-    return sorted(set(text))
-
-
-def encode(text: str, vocab: list[str]) -> np.ndarray:
-    """Token ids (uint8 for vocabularies up to 256 characters, else uint16)."""
-    dtype = np.uint8 if len(vocab) <= 256 else np.uint16
-    lookup = {c: i for i, c in enumerate(vocab)}
-    return np.fromiter((lookup[c] for c in text), dtype=dtype, count=len(text))
-
-
-def decode(ids: np.ndarray, vocab: list[str]) -> str:
-    return "".join(vocab[i] for i in ids.tolist())
-
-
-def read_verified_text(text_path: str, provenance_path: str) -> str:
-    """The fetched corpus text, after checking its sha256 against the one its provenance
-    recorded at fetch time (a changed byte raises CorruptCacheError naming the file)."""
-    data = Path(text_path).read_bytes()
-    expected = json.loads(Path(provenance_path).read_text())["text_sha256"]
-    actual = sha256_bytes(data)
-    if actual != expected:
-        raise CorruptCacheError(text_path, f"sha256 {actual} differs from {expected} recorded in "
-                                           f"{provenance_path}")
-    return data.decode("utf-8")
-
-
-def tokenize_corpus(text_path: str, provenance_path: str, tokens_out: str, meta_out: str, *,
-                    max_chars: int, val_fraction: float) -> dict:
-    """Character-level tokens of the first ``max_chars`` characters of the verified text, split
-    into train (first 1 - val_fraction) and validation (the rest) so that the two never
-    overlap."""
-    if not 0.0 < val_fraction < 1.0:
-        raise ValueError(f"config e6.val_fraction must lie in (0, 1), got {val_fraction}")
-    text = read_verified_text(text_path, provenance_path)[:max_chars]
-    vocab = vocabulary(text)
-    ids = encode(text, vocab)
-    cut = int(round(len(ids) * (1.0 - val_fraction)))
-    write_npz(tokens_out, train=ids[:cut], val=ids[cut:])
-    meta = {"vocab": vocab, "vocab_size": len(vocab), "dtype": str(ids.dtype),
-            "chars": len(text), "train_tokens": cut, "val_tokens": len(ids) - cut,
-            "max_chars": max_chars, "val_fraction": val_fraction,
-            "text_sha256": sha256_bytes(text.encode("utf-8"))}
-    write_json(meta_out, meta)
-    return meta
-
-
-def load_tokens(tokens_path: str, meta_path: str) -> tuple[dict[str, np.ndarray], dict]:
-    with open_npz(tokens_path) as z:
-        arrays = {k: z[k] for k in z.files}
-    return arrays, json.loads(Path(meta_path).read_text())
 
 
 def read_provenance(paths: list[str]) -> pandas.DataFrame:  # noqa: F821 - imported inside

@@ -21,7 +21,7 @@ import pandas as pd
 
 from . import spectra
 from .atomic import write_parquet
-from .corpora import load_tokens
+from .tokens import load_tokens
 
 
 def _pair_counts(ids: np.ndarray, vocab: int, lag: int) -> np.ndarray:

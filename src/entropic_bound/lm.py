@@ -26,7 +26,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .atomic import open_npz, write_npz, write_parquet
-from .corpora import load_tokens
+from .tokens import load_tokens
 from .train import TrainingDiverged
 
 log = logging.getLogger("entropic_bound.lm")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .atomic import CorruptCacheError, open_npz, read_parquet
-from .corpora import read_verified_text
+from .tokens import read_verified_text
 
 log = logging.getLogger("entropic_bound.verify")
 

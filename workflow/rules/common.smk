@@ -2,6 +2,7 @@ import json
 
 from snakemake.utils import validate
 
+from entropic_bound.code_inputs import command_sources
 from entropic_bound.settings import check_profile_overlay, typed_overrides
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -38,10 +39,12 @@ wildcard_constraints:
     d_model=r"\d+",
 
 
-def lib(*modules):
-    """Library sources that a rule executes, for its input list. Snakemake does not track
-    imported modules, so listing them makes an edit rerun exactly the rules that execute it."""
-    return [f"src/entropic_bound/{m}.py" for m in modules]
+def lib(command):
+    """Library sources that `entropic-bound <command>` executes (its import closure, derived
+    from the code by entropic_bound.code_inputs), for a rule's input list. Snakemake does not
+    track imported modules, so listing them makes an edit rerun exactly the rules that
+    execute it."""
+    return command_sources(command)
 
 
 def as_json(obj):

@@ -4,7 +4,7 @@
 
 rule fetch_corpus:
     input:
-        code=lib("corpora", "rdata", "atomic"),
+        code=lib("fetch-corpus"),
     output:
         text="results/corpora/{corpus}/text.txt",
         provenance="results/corpora/{corpus}/provenance.json",
@@ -31,7 +31,7 @@ rule tokenize_corpus:
     input:
         text=rules.fetch_corpus.output.text,
         provenance=rules.fetch_corpus.output.provenance,
-        code=lib("corpora", "atomic"),
+        code=lib("tokenize-corpus"),
     output:
         tokens="results/corpora/{corpus}/tokens.npz",
         meta="results/corpora/{corpus}/meta.json",
@@ -50,7 +50,7 @@ rule tokenize_corpus:
 rule corpus_stats:
     input:
         **rules.tokenize_corpus.output,
-        code=lib("corpus_stats", "spectra", "corpora", "atomic"),
+        code=lib("corpus-stats"),
     output:
         "results/measures/e6/data_side/{corpus}.parquet",
     log:
@@ -74,7 +74,7 @@ rule corpus_stats:
 rule train_lm_cells:
     input:
         **rules.tokenize_corpus.output,
-        code=lib("lm", "corpora", "train", "atomic"),
+        code=lib("train-lm"),
     output:
         weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
         metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
@@ -99,7 +99,7 @@ rule measure_lm_cells:
     input:
         **rules.tokenize_corpus.output,
         **rules.train_lm_cells.output,
-        code=lib("attention_measures", "lm", "spectra", "corpora", "atomic"),
+        code=lib("measure-lm"),
     output:
         "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
     log:
@@ -119,7 +119,7 @@ rule aggregate_table6:
         measures=e6_cells(rules.measure_lm_cells.output[0]),
         data_side=e6_corpora(rules.corpus_stats.output[0]),
         provenance=e6_corpora(rules.fetch_corpus.output.provenance),
-        code=lib("tables", "corpora"),
+        code=lib("aggregate-table6"),
     output:
         cells=report(
             "results/tables/table6.parquet", category="Tables", caption="../report/table6.rst"

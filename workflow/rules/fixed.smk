@@ -6,7 +6,7 @@
 
 rule make_fixed_data:
     input:
-        code=lib("teachers", "data", "atomic"),
+        code=lib("make-data"),
     output:
         "results/data/{fexp}/{operator}/s{seed}.npz",
     log:
@@ -30,7 +30,7 @@ rule make_fixed_data:
 rule train_fixed_cells:
     input:
         data=rules.make_fixed_data.output[0],
-        code=lib("fixed_task", "ladder", "students", "train", "data", "teachers", "atomic"),
+        code=lib("train-fixed"),
     output:
         weights="results/cells/{fexp}/{operator}/s{seed}.npz",
         metrics="results/cells/{fexp}/{operator}/s{seed}.metrics.parquet",
@@ -63,7 +63,7 @@ rule measure_fixed_cells:
         data=rules.make_fixed_data.output[0],
         weights=rules.train_fixed_cells.output.weights,
         metrics=rules.train_fixed_cells.output.metrics,
-        code=lib("fixed_measure", "achievable", "fixed_task", "ladder", "spectra", "data", "atomic"),
+        code=lib("measure-fixed"),
     output:
         "results/measures/{fexp}/{operator}/s{seed}.parquet",
     log:
@@ -82,7 +82,7 @@ rule measure_fixed_cells:
 rule estimate_e1_data:
     input:
         data="results/data/e1/{operator}/s{seed}.npz",
-        code=lib("estimators", "spectra", "data", "atomic"),
+        code=lib("estimate-fixed"),
     output:
         "results/estimates/e1/{operator}/s{seed}.parquet",
     log:
@@ -100,7 +100,7 @@ rule aggregate_table1:
     input:
         measures=fixed_datasets("e1", rules.measure_fixed_cells.output[0]),
         estimates=fixed_datasets("e1", rules.estimate_e1_data.output[0]),
-        code=lib("tables", "atomic"),
+        code=lib("aggregate-table1"),
     output:
         sweep=report(
             "results/tables/table1_sweep.parquet", category="Tables", caption="../report/fixed.rst"
@@ -123,7 +123,7 @@ rule aggregate_table1:
 rule aggregate_table2:
     input:
         measures=fixed_datasets("e2", rules.measure_fixed_cells.output[0]),
-        code=lib("tables", "atomic"),
+        code=lib("aggregate-table2"),
     output:
         summary=report(
             "results/tables/table2.parquet", category="Tables", caption="../report/fixed.rst"

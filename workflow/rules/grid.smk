@@ -5,7 +5,7 @@
 
 rule make_grid_data:
     input:
-        code=lib("teachers", "data", "atomic"),
+        code=lib("make-data"),
     output:
         "results/data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
     log:
@@ -29,7 +29,7 @@ rule make_grid_data:
 rule train_grid_cells:
     input:
         data=rules.make_grid_data.output[0],
-        code=lib("grid", "fast", "students", "train", "data", "teachers", "atomic"),
+        code=lib("train-grid"),
     output:
         weights="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
         metrics="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.metrics.parquet",
@@ -55,7 +55,7 @@ rule measure_grid_cells:
         data=rules.make_grid_data.output[0],
         weights=rules.train_grid_cells.output.weights,
         metrics=rules.train_grid_cells.output.metrics,
-        code=lib("measure", "spectra", "data", "teachers", "atomic"),
+        code=lib("measure-grid"),
     output:
         "results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
     log:
@@ -72,7 +72,7 @@ rule measure_grid_cells:
 rule aggregate_grid:
     input:
         measures=lambda wc: grid_datasets(GRID_TABLES[wc.table], rules.measure_grid_cells.output[0]),
-        code=lib("tables", "atomic"),
+        code=lib("aggregate-grid"),
     output:
         cells=report(
             "results/tables/{table}_cells.parquet", category="Tables", caption="../report/grid.rst"

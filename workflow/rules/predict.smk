@@ -4,7 +4,7 @@
 rule estimate_e4_data:
     input:
         data="results/data/e3/{teacher}/sharp/r{r_star}/s{seed}.npz",
-        code=lib("estimators", "spectra", "data", "teachers", "atomic"),
+        code=lib("estimate-e4"),
     output:
         "results/estimates/e4/{teacher}/r{r_star}/s{seed}.parquet",
     log:
@@ -35,7 +35,7 @@ rule aggregate_table4:
             r_star=sorted(config["e3"]["r_stars"]),
             seed=sorted(config["e4"]["seeds"] or config["e3"]["seeds"]),
         ),
-        code=lib("tables", "atomic"),
+        code=lib("aggregate-table4"),
     output:
         summary=report(
             "results/tables/table4_predictability.parquet",

@@ -18,7 +18,7 @@ FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6"]
 rule evaluate_claims:
     input:
         tables=TABLES,
-        code=lib("claims", "published", "atomic"),
+        code=lib("claims"),
     output:
         report("results/tables/claims.parquet", category="Claims", caption="../report/claims.rst"),
     log:
@@ -37,7 +37,7 @@ rule render_report:
         paper_config="config.yaml",
         schema="workflow/schemas/config.schema.yaml",
         captions=expand("workflow/report/figure_{table}.rst", table=FIGURES),
-        code=lib("report", "claims", "published", "atomic", "costs"),
+        code=lib("render-report"),
     output:
         markdown="report/out/report.md",
         html=report("report/out/report.html", category="Report", caption="../report/report.rst"),
