@@ -16,6 +16,17 @@ WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "s
 QUICK = ["--workflow-profile", "quick"]
 
 
+def schema_defaults(*section: str) -> dict:
+    """The defaults the config schema gives one section (``schema_defaults("e6", "train")``):
+    tests build settings from the one place each default is written."""
+    import yaml
+
+    node = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    for key in section:
+        node = node["properties"][key]
+    return {k: v["default"] for k, v in node["properties"].items() if "default" in v}
+
+
 def copy_workflow(dest: Path) -> Path:
     for name in WORKFLOW_FILES:
         src = ROOT / name

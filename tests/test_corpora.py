@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import yaml
 
-from entropic_bound import corpora, rdata, tokens
+from entropic_bound import corpora, lazyload, tokens
 from entropic_bound.corpora import ChecksumMismatch, DownloadFailed, NoSourceWorked, fetch_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,6 +138,56 @@ def test_offline_extractor_on_its_real_source(corpus, index, min_bytes, needle, 
     assert prov["text_sha256"] == hashlib.sha256(text.encode()).hexdigest()
 
 
+# --------------------------------------------------------------- archives built here
+
+
+def _tar_xz(files: dict[str, bytes]) -> bytes:
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:xz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _deb(members: dict[str, bytes]) -> bytes:
+    """An ar archive laid out as a Debian package (debian-binary, control, data)."""
+    out = b"!<arch>\n"
+    for name, data in members.items():
+        out += (f"{name + '/':<16}{0:<12}{0:<6}{0:<6}{100644:<8}{len(data):<10}`\n").encode()
+        out += data + (b"\n" if len(data) % 2 else b"")
+    return out
+
+
+def test_debian_and_wheel_extractors_on_archives_built_here(tmp_path):
+    """Runs without any registry: the .deb reader (ar, data.tar.xz, a tarball inside it) and
+    the wheel reader on archives this test writes."""
+    import zipfile
+
+    inner = _tar_xz({"linux-1.0/kernel/fork.c": b"int fork;", "linux-1.0/mm/x.c": b"no"})
+    data = _tar_xz({"./usr/share/doc/a.txt": b"alpha", "./usr/share/doc/b.md": b"beta",
+                    "./usr/src/linux.tar.xz": inner})
+    deb = tmp_path / "pkg_1.0_all.deb"
+    deb.write_bytes(_deb({"debian-binary": b"2.0\n", "control.tar.xz": _tar_xz({}),
+                          "data.tar.xz": data}))
+    assert corpora.deb_members(deb, ["usr/share/doc/*.txt"]) == {"usr/share/doc/a.txt": b"alpha"}
+    assert corpora.deb_members(deb, ["kernel/*.c"], inner="usr/src/linux.tar.xz") == \
+        {"kernel/fork.c": b"int fork;"}
+    with pytest.raises(corpora.SourceUnavailable, match="no member usr/src/none"):
+        corpora.deb_members(deb, ["*"], inner="usr/src/none")
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("pkg/corpus/a.abc", "X:1")
+        zf.writestr("pkg/corpus/deep/b.abc", "X:2")
+        zf.writestr("pkg/other.py", "")
+    assert corpora.zip_members(wheel, ["pkg/corpus/**/*.abc"]) == \
+        {"pkg/corpus/a.abc": b"X:1", "pkg/corpus/deep/b.abc": b"X:2"}
+
+
 # --------------------------------------------------------------- R serialization decoder
 
 
@@ -154,13 +204,13 @@ def _xdr_strings(values: list[str | None]) -> bytes:
 
 
 def test_rdata_decodes_a_character_vector_with_na():
-    assert rdata.unserialize(_xdr_strings(["It is a truth", None, "é"])) == \
+    assert lazyload.unserialize(_xdr_strings(["It is a truth", None, "é"])) == \
         ["It is a truth", None, "é"]
 
 
 def test_rdata_rejects_unknown_formats():
-    with pytest.raises(ValueError, match="XDR"):
-        rdata.unserialize(b"A\n")
+    with pytest.raises(ValueError, match="not an R serialization"):
+        lazyload.unserialize(b"RDX2\n")
 
 
 # --------------------------------------------------------------- tokenization
@@ -195,7 +245,7 @@ def test_large_vocabularies_use_uint16():
 
 def test_validation_fraction_out_of_range_is_named(tmp_path):
     (tmp_path / "t.txt").write_text("abc" * 10)
-    with pytest.raises(ValueError, match="e6.val_fraction"):
+    with pytest.raises(ValueError, match="val_fraction must lie in"):
         tokens.tokenize_corpus(str(tmp_path / "t.txt"), provenance_of(tmp_path / "t.txt"),
                                 str(tmp_path / "a.npz"), str(tmp_path / "m.json"),
                                 max_chars=30, val_fraction=1.5)
@@ -213,3 +263,16 @@ def test_a_changed_corpus_byte_is_caught_before_tokenizing(tmp_path):
         tokens.tokenize_corpus(str(text), prov, str(tmp_path / "a.npz"),
                                 str(tmp_path / "m.json"), max_chars=600, val_fraction=0.1)
     assert not (tmp_path / "a.npz").exists()
+
+
+def test_the_schema_knows_every_source_type_and_the_fields_it_needs():
+    """A source type lives in corpora.SOURCES and in the config schema; they cannot drift."""
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    item = schema["properties"]["e6"]["properties"]["corpora"]["additionalProperties"]["items"]
+    assert item["properties"]["type"]["enum"] == list(corpora.SOURCES)
+    required = {rule["if"]["properties"]["type"]["const"]: rule["then"]["required"]
+                for rule in item["allOf"]}
+    assert set(required) == set(corpora.SOURCES)
+    for kind, source in corpora.SOURCES.items():
+        if source.named_by:
+            assert source.named_by in required[kind], kind

@@ -11,11 +11,14 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
+from conftest import schema_defaults
 
-from entropic_bound import attention_measures as am
 from entropic_bound import corpus_stats as cs
+from entropic_bound import measure_lm as am
 from entropic_bound.lm import LMConfig, build
 from entropic_bound.tables import separated, table6
+
+LM_DEFAULTS = {**schema_defaults("e6", "model"), **schema_defaults("e6", "train")}
 
 T = 6
 
@@ -139,7 +142,7 @@ def test_table6_statistics_on_constructed_cells():
 
 
 def test_char_transformer_is_causal_and_exposes_its_heads():
-    cfg = LMConfig(context=8, heads=2, layers=2)
+    cfg = LMConfig(**{**LM_DEFAULTS, "context": 8, "heads": 2, "layers": 2})
     model = build(vocab=11, d_model=8, cfg=cfg, seed=0)
     x = torch.randint(0, 11, (3, 8))
     probe: list = []
@@ -171,21 +174,22 @@ def tiny_corpus(tmp_path):
 
 
 def _train(path, tag: str, **overrides):
-    from entropic_bound.lm import train_lm
+    from entropic_bound.train_lm import train_lm
 
-    cfg = LMConfig(**{"context": 16, "steps": 30, "batch": 8, "log_every": 10,
+    cfg = LMConfig(**{**LM_DEFAULTS, "context": 16, "steps": 30, "batch": 8, "log_every": 10,
                       "eval_windows": 8, **overrides})
     return train_lm(str(path / "tok.npz"), str(path / "meta.json"), str(path / f"{tag}.npz"),
                     str(path / f"{tag}.parquet"), corpus="tiny", d_model=16, seed=3, cfg=cfg)
 
 
 def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
-    from entropic_bound.attention_measures import measure_lm
+    from entropic_bound.measure_lm import measure_lm
 
     a, b = _train(tiny_corpus, "a"), _train(tiny_corpus, "b")
     assert a["val_loss"].iloc[0] == b["val_loss"].iloc[0]  # same config and seed: identical
     assert a["val_loss"].iloc[0] < math.log(a["vocab_size"].iloc[0])  # better than uniform
-    cfg = LMConfig(context=16, steps=30, batch=8, eval_windows=8)
+    cfg = LMConfig(**{**LM_DEFAULTS, "context": 16, "steps": 30, "batch": 8,
+                       "eval_windows": 8})
     m = measure_lm(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"),
                    str(tiny_corpus / "a.npz"), str(tiny_corpus / "a.parquet"),
                    str(tiny_corpus / "m.parquet"), corpus="tiny", d_model=16, seed=3, cfg=cfg)
@@ -196,5 +200,5 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
 def test_lm_divergence_names_the_cell_and_the_key(tiny_corpus):
     from entropic_bound.train import TrainingDiverged
 
-    with pytest.raises(TrainingDiverged, match="tiny d_model=16 seed=3.*e6.train.lr"):
+    with pytest.raises(TrainingDiverged, match="d_model=16 seed=3.*train section.s lr"):
         _train(tiny_corpus, "nan", lr=1e30, warmup=0.0)

@@ -1,27 +1,26 @@
 """Spectral measures against closed forms (SPEC section 1; paper eqs. 1-3)."""
 
-import math
 
 import numpy as np
 import pytest
+from conftest import schema_defaults
 
 from entropic_bound import spectra
 from entropic_bound.teachers import spectrum
 
-
-def entropy_rank(weights):
-    p = np.asarray(weights, dtype=float)
-    p = p[p > 0] / p.sum()
-    return math.exp(-(p * np.log(p)).sum())
+TOL = schema_defaults("spectra")["tol"]
 
 
 def test_diagonal_matrix_closed_forms():
-    lam = np.array([3.0, 2.0, 1.0, 0.0])
-    m = np.diag(lam)
-    assert spectra.reff(m) == pytest.approx(entropy_rank(lam), rel=1e-12)
-    assert spectra.reff_energy(m) == pytest.approx(entropy_rank(lam**2), rel=1e-12)
+    """sigma = (3, 2, 1, 0): p = (1/2, 1/3, 1/6), so Reff = exp(H(p)) = 2^(2/3) 3^(1/2)
+    (eq. 1); energy weights (9, 4, 1)/14 give R~eff = 14 / (9^(9/14) 4^(4/14)) (eq. 2)."""
+    m = np.diag([3.0, 2.0, 1.0, 0.0])
+    assert spectra.reff(m) == pytest.approx(2 ** (2 / 3) * 3**0.5, rel=1e-12)
+    assert spectra.reff(m) == pytest.approx(2.749459, rel=1e-6)
+    assert spectra.reff_energy(m) == pytest.approx(14 / (9 ** (9 / 14) * 4 ** (4 / 14)),
+                                                   rel=1e-12)
     assert spectra.rstable(m) == pytest.approx(14.0 / 9.0, rel=1e-12)
-    assert spectra.numerical_rank(m) == 3
+    assert spectra.numerical_rank(m, TOL) == 3
 
 
 def test_flat_spectrum_gives_exact_rank_and_ordering():
@@ -46,12 +45,12 @@ def test_teacher_energy_ranks_of_sharp_spectrum(r_star, expected):
 def test_rank_deficient_matrix():
     rng = np.random.default_rng(1)
     m = rng.standard_normal((12, 3)) @ rng.standard_normal((3, 9))
-    assert spectra.numerical_rank(m) == 3
+    assert spectra.numerical_rank(m, TOL) == 3
     assert spectra.reff(m) <= 3 + 1e-9
 
 
 def test_zero_matrix_gives_zeros_not_nan():
-    out = spectra.measures(np.zeros((5, 5)))
+    out = spectra.measures(np.zeros((5, 5)), TOL)
     assert out == {"reff": 0.0, "reff_energy": 0.0, "rstable": 0.0, "numerical_rank": 0,
                    "gd_rank": 0}
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from entropic_bound.teachers import TeacherSpec, generate, mixer, spectrum
+from entropic_bound.mixers import mixer
+from entropic_bound.teachers import TeacherSpec, generate, spectrum
 
 
 def small(kind="linear_qk", **kw):

@@ -4,11 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
+from conftest import schema_defaults
 
 from entropic_bound.data import write_dataset
 from entropic_bound.fast import QKBatch, train_fast
-from entropic_bound.grid import GridTraining, train_dataset
-from entropic_bound.measure import measure_dataset
+from entropic_bound.measure_grid import measure_dataset
 from entropic_bound.students import init_qk, qk_forward
 from entropic_bound.teachers import TeacherSpec, generate
 from entropic_bound.train import (
@@ -19,6 +19,7 @@ from entropic_bound.train import (
     tail_start,
     train_adam,
 )
+from entropic_bound.train_grid import GridTraining, train_dataset
 
 
 @pytest.mark.parametrize("kind", ["linear_qk", "softmax_qk"])
@@ -59,11 +60,13 @@ def test_fast_and_naive_trainers_agree(tmp_path, kind):
     write_dataset(spec, tmp_path / "d.npz")
     out = {}
     for trainer in ("naive", "fast"):
-        cfg = GridTraining(sweep_steps=150, recovery_steps=200, trainer=trainer, chunk=50)
+        cfg = GridTraining(**{**schema_defaults("e3", "train"), "sweep_steps": 150,
+                              "recovery_steps": 200, "trainer": trainer, "chunk": 50})
         w, m = tmp_path / f"{trainer}.npz", tmp_path / f"{trainer}.parquet"
         train_dataset(str(tmp_path / "d.npz"), str(w), str(m), cfg)
         out[trainer] = measure_dataset(str(tmp_path / "d.npz"), str(w), str(m),
-                                       str(tmp_path / f"{trainer}.measures.parquet"))
+                                       str(tmp_path / f"{trainer}.measures.parquet"),
+                                       tol=schema_defaults("spectra")["tol"])
     naive, fast = out["naive"], out["fast"]
     assert (naive["r"] == fast["r"]).all()
     assert np.allclose(fast["loss"], naive["loss"], rtol=1e-4)
@@ -98,7 +101,8 @@ def test_divergence_raises_a_clear_error():
 def test_same_config_and_seed_give_identical_tables(tmp_path):
     spec = TeacherSpec("softmax_qk", T=5, d=6, r_star=1, n=64, sigma=0.05, seed=5)
     write_dataset(spec, tmp_path / "d.npz")
-    cfg = GridTraining(sweep_steps=40, recovery_steps=40, chunk=16)
+    cfg = GridTraining(**{**schema_defaults("e3", "train"), "sweep_steps": 40,
+                          "recovery_steps": 40, "chunk": 16})
     frames = []
     for i in range(2):
         train_dataset(str(tmp_path / "d.npz"), str(tmp_path / f"w{i}.npz"),

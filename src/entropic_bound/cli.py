@@ -30,17 +30,17 @@ def cmd_make_data(a: argparse.Namespace) -> None:
 
 
 def cmd_train_grid(a: argparse.Namespace) -> None:
-    from .grid import GridTraining, train_dataset
+    from .train_grid import GridTraining, train_dataset
 
     params = dict(a.params)
-    device = params.pop("device", "cpu")
+    device = params.pop("device")
     train_dataset(a.data, a.weights, a.metrics, GridTraining(**params), device=_device(device))
 
 
 def cmd_measure_grid(a: argparse.Namespace) -> None:
-    from .measure import measure_dataset
+    from .measure_grid import measure_dataset
 
-    measure_dataset(a.data, a.weights, a.metrics, a.out, tol=a.params.get("tol", 1e-3))
+    measure_dataset(a.data, a.weights, a.metrics, a.out, tol=a.params["tol"])
 
 
 def cmd_aggregate_grid(a: argparse.Namespace) -> None:
@@ -54,10 +54,10 @@ def cmd_aggregate_grid(a: argparse.Namespace) -> None:
 
 
 def cmd_train_fixed(a: argparse.Namespace) -> None:
-    from .fixed_task import FixedTraining, train_fixed
+    from .train_fixed import FixedTraining, train_fixed
 
     params = dict(a.params)
-    device = _device(params.pop("device", "cpu"))
+    device = _device(params.pop("device"))
     for key in ("classes", "variants"):
         if key in params:
             params[key] = tuple(params[key])
@@ -66,15 +66,15 @@ def cmd_train_fixed(a: argparse.Namespace) -> None:
 
 
 def cmd_measure_fixed(a: argparse.Namespace) -> None:
-    from .fixed_measure import measure_fixed
+    from .measure_fixed import measure_fixed
 
-    measure_fixed(a.data, a.weights, a.metrics, a.out, tol=a.params.get("tol", 1e-3))
+    measure_fixed(a.data, a.weights, a.metrics, a.out, tol=a.params["tol"])
 
 
 def cmd_estimate_fixed(a: argparse.Namespace) -> None:
     from .estimators import estimate_fixed
 
-    estimate_fixed(a.data, a.out, tol=a.params.get("tol", 1e-3))
+    estimate_fixed(a.data, a.out, tol=a.params["tol"])
 
 
 def cmd_aggregate_table1(a: argparse.Namespace) -> None:
@@ -140,16 +140,16 @@ def _lm_args(params: dict) -> tuple[dict, object]:
 
 
 def cmd_train_lm(a: argparse.Namespace) -> None:
-    from .lm import train_lm
+    from .train_lm import train_lm
 
     params = dict(a.params)
-    device = _device(params.pop("device", "cpu"))
+    device = _device(params.pop("device"))
     cell, cfg = _lm_args(params)
     train_lm(a.tokens, a.meta, a.weights, a.metrics, cfg=cfg, device=device, **cell)
 
 
 def cmd_measure_lm(a: argparse.Namespace) -> None:
-    from .attention_measures import measure_lm
+    from .measure_lm import measure_lm
 
     cell, cfg = _lm_args(a.params)
     measure_lm(a.tokens, a.meta, a.weights, a.metrics, a.out, cfg=cfg, **cell)

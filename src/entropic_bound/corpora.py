@@ -15,7 +15,7 @@ A corpus is configured as an ordered list of sources; each is a mapping with a `
   read with the ``ar``/``tar`` readers of the standard library (no root, no dpkg); ``inner``
   names a tarball inside the package that is streamed (only the members are kept);
   ``decoder: rdata`` reads the character vectors of an R lazy-load data base
-  (:mod:`entropic_bound.rdata`) at the member path without its .rdb/.rdx suffix.
+  (:mod:`entropic_bound.lazyload`) at the member path without its .rdb/.rdx suffix.
 * ``stdlib``: ``{members}``: this interpreter's standard library (``sysconfig`` stdlib path).
 * ``files``: ``{root, members}``: files already on the machine.
 
@@ -41,15 +41,14 @@ import urllib.error
 import urllib.request
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import sha256_bytes, write_json, write_text
 
 log = logging.getLogger("entropic_bound.corpora")
-
-SOURCE_TYPES = ("url", "pypi", "debian", "stdlib", "files")
 
 
 class SourceUnavailable(RuntimeError):
@@ -230,7 +229,7 @@ def _archive(folder: Path, glob: str, download: list[str], what: str) -> Path:
     return found[-1]
 
 
-def fetch_pypi(src: dict, cache: Path) -> tuple[str, dict]:
+def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     req, dist = src["requirement"], src.get("dist", "sdist")
     folder = cache / "pypi" / re.sub(r"[^A-Za-z0-9_.=-]", "_", req) / dist
     pattern = "*.whl" if dist == "wheel" else "*.tar.gz"
@@ -248,14 +247,14 @@ def fetch_pypi(src: dict, cache: Path) -> tuple[str, dict]:
                   "archive_bytes": archive.stat().st_size, "members": count, "version": req}
 
 
-def fetch_debian(src: dict, cache: Path) -> tuple[str, dict]:
+def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     pkg = src["package"]
     archive = _archive(cache / "debian" / pkg, f"{pkg}_*.deb", ["apt-get", "download", pkg],
                        f"apt-get download {pkg}")
     version = archive.name.split("_")[1]
     with _readable(archive):
         if src.get("decoder") == "rdata":
-            from .rdata import read_lazyload
+            from .lazyload import read_lazyload
 
             base = src["members"][0]
             found = deb_members(archive, [base + ".rdx", base + ".rdb"])
@@ -281,14 +280,14 @@ def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, int]:
     return _join({rel: p.read_bytes() for rel, p in files.items() if match(rel)}, what)
 
 
-def fetch_stdlib(src: dict, cache: Path) -> tuple[str, dict]:
+def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     root = Path(sysconfig.get_paths()["stdlib"])
     text, count = fetch_tree(root, src["members"], "stdlib")
     return text, {"members": count, "version": f"Python {sys.version.split()[0]} stdlib",
                   "root": str(root)}
 
 
-def fetch_files(src: dict, cache: Path) -> tuple[str, dict]:
+def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     text, count = fetch_tree(Path(src["root"]), src["members"], src["root"])
     return text, {"members": count, "version": f"local files {src['root']}"}
 
@@ -328,11 +327,31 @@ def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tupl
                            "members": 1, "version": "pinned" if pinned else "locked now"}
 
 
+@dataclass(frozen=True)
+class SourceType:
+    """How to fetch one type of source: ``fetch(src, cache, lock) -> (text, info)`` raising
+    :class:`SourceUnavailable` to fall through; ``named_by`` is the field that names a source
+    in logs and provenance. A new type is a fetch function, a line in :data:`SOURCES` and its
+    required fields in the config schema (a test checks the schema lists every type)."""
+
+    fetch: Callable[[dict, Path, Path], tuple[str, dict]]
+    named_by: str | None
+
+
+SOURCES: dict[str, SourceType] = {
+    "url": SourceType(fetch_url, "url"),
+    "pypi": SourceType(fetch_pypi, "requirement"),
+    "debian": SourceType(fetch_debian, "package"),
+    "stdlib": SourceType(fetch_stdlib, None),
+    "files": SourceType(fetch_files, "root"),
+}
+
+
 def describe(src: dict) -> str:
     """One line naming a source, for logs, errors and the provenance file."""
     kind = src.get("type")
-    detail = {"url": "url", "pypi": "requirement", "debian": "package", "files": "root"}
-    return f"{kind} {src.get(detail.get(kind, ''), '')}".strip()
+    named_by = SOURCES[kind].named_by if kind in SOURCES else None
+    return f"{kind} {src.get(named_by, '') if named_by else ''}".strip()
 
 
 def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: str,
@@ -346,16 +365,12 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
     attempts, errors = [], []
     for i, src in enumerate(sources):
         kind = src.get("type")
-        if kind not in SOURCE_TYPES:
-            raise ValueError(f"config e6.corpora.{name}[{i}].type: {kind!r} is not one of "
-                             f"{', '.join(SOURCE_TYPES)}")
+        if kind not in SOURCES:
+            raise ValueError(f"corpus {name!r}, source {i}: type {kind!r} is not one of "
+                             f"{', '.join(SOURCES)}")
         log.info("%s: trying source %d, %s", name, i, describe(src))
         try:
-            if kind == "url":
-                text, info = fetch_url(src, cache_dir, lock_path)
-            else:
-                text, info = {"pypi": fetch_pypi, "debian": fetch_debian, "stdlib": fetch_stdlib,
-                              "files": fetch_files}[kind](src, cache_dir)
+            text, info = SOURCES[kind].fetch(src, cache_dir, lock_path)
         except SourceUnavailable as err:
             log.warning("%s: source %d unavailable: %s", name, i, err)
             attempts.append({"source": describe(src), "error": str(err)})
@@ -370,7 +385,7 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
         log.info("%s: %d bytes from %s (sha256 %s)", name, len(data), describe(src),
                  provenance["text_sha256"][:16])
         return provenance
-    raise NoSourceWorked(f"corpus {name!r}: no source worked (config e6.corpora.{name}):\n" +
+    raise NoSourceWorked(f"corpus {name!r}: no source worked:\n" +
                          "\n".join(f"  {a['source']}: {a['error']}" for a in attempts), errors)
 
 

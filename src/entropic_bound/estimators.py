@@ -10,7 +10,7 @@ import pandas as pd
 from . import spectra
 from .atomic import write_parquet
 from .data import load_arrays, load_spec
-from .teachers import softmax_rows
+from .mixers import softmax_rows
 
 
 def fixed_operator_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -44,7 +44,7 @@ def fixed_operator_vlp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return a if np.trace(a) >= 0 else -a
 
 
-def estimate_fixed(data_path: str, out: str, tol: float = 1e-3) -> pd.DataFrame:
+def estimate_fixed(data_path: str, out: str, tol: float) -> pd.DataFrame:
     """Data-only rank of A (SPEC E1): V known (least squares) and V unknown (Van Loan-
     Pitsianis), each as numerical rank (relative tol), Gavish-Donoho rank, Reff, R~eff."""
     spec = load_spec(data_path)
@@ -119,7 +119,7 @@ def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.linalg.solve(xxt, x @ z.transpose(0, 2, 1)).transpose(0, 2, 1)
 
 
-def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float = 1e-6,
+def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float,
                        weighted: bool = False) -> np.ndarray:
     """K_hat from recovered mixers (S = X K X^T / sqrt(d)).
 
@@ -151,8 +151,8 @@ def _mixers(kind: str, x: np.ndarray, k: np.ndarray) -> np.ndarray:
     return scores if kind == "linear_qk" else softmax_rows(scores)
 
 
-def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int = 20,
-               shrinkage: float = 0.0, eps: float = 1e-6) -> tuple[np.ndarray, list[float]]:
+def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
+               shrinkage: float, eps: float) -> tuple[np.ndarray, list[float]]:
     """V unknown: alternate least squares over (K, V) (SPEC E4), from V = I.
 
     V-step: V = argmin sum_n ||M_K(X_n) X_n V - Y_n||^2 (exact least squares).
@@ -182,8 +182,8 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int = 20,
     return k, history
 
 
-def predictability(data_path: str, out: str, iterations: int = 20, shrinkage: float = 0.05,
-                   eps: float = 1e-6, tol: float = 1e-3) -> pd.DataFrame:
+def predictability(data_path: str, out: str, *, iterations: int, shrinkage: float, eps: float,
+                   tol: float) -> pd.DataFrame:
     """Every E4 estimator on one attention-native dataset (no training), one row each.
 
     Paper's estimators (SPEC E4): ``v_known`` (least squares / log-inversion), ``als`` and

@@ -111,3 +111,14 @@ def _block(cls: str, x: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tenso
     z = _layer_norm(x, p["ln1_g"], p["ln1_b"])
     h = s1 * x + mixer(cls, x, p) @ z @ p["V"]
     return s2 * h + ffn(_layer_norm(h, p["ln2_g"], p["ln2_b"]))
+
+
+def weight_key(cls: str, role: str, r: int) -> str:
+    """Prefix of one student's arrays in a cell's weights file: ``<class>_<role>_r<r>``."""
+    return f"{cls}_{role}_r{r}"
+
+
+def student_params(weights: np.lib.npyio.NpzFile, cls: str, role: str, r: int) -> dict:
+    """One student's parameters out of a cell's weights file (see :func:`weight_key`)."""
+    prefix = weight_key(cls, role, r) + "_"
+    return {k[len(prefix):]: weights[k] for k in weights.files if k.startswith(prefix)}

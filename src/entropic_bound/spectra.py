@@ -70,7 +70,7 @@ def _numerical_rank(s: np.ndarray, tol: float) -> int:
     return int((s > tol * s[0]).sum())
 
 
-def numerical_rank(m: np.ndarray, tol: float = 1e-3) -> int:
+def numerical_rank(m: np.ndarray, tol: float) -> int:
     """Number of singular values above ``tol * sigma_1`` (relative threshold, SPEC section 1)."""
     return _numerical_rank(singular_values(m), tol)
 
@@ -123,7 +123,7 @@ def mp_correct(r_hat: float, m: int, n: int) -> float:
     return (2 * n * r_hat - m) / (2 * n - 1)
 
 
-def measures(m: np.ndarray, tol: float = 1e-3) -> dict[str, float]:
+def measures(m: np.ndarray, tol: float) -> dict[str, float]:
     """All spectral measures of ``m`` as one flat dict (the columns of every measure table)."""
     s = singular_values(m)  # one SVD for all five measures
     return {

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .mixers import mixer
+
 KINDS = ("linear_qk", "softmax_qk", "fixed_operator")
 SPECTRA = ("sharp", "power_law", "flat")
 # Fixed-operator factors (SPEC section 2): "independent" A* = U diag(lambda) W^T (the paper's
@@ -90,24 +92,6 @@ def orthonormal_columns(rng: np.random.Generator, rows: int, cols: int) -> np.nd
     """U with orthonormal columns: QR of a Gaussian, signs fixed so the map is deterministic."""
     q, r = np.linalg.qr(rng.standard_normal((rows, cols)))
     return q * np.sign(np.diag(r))
-
-
-def softmax_rows(s: np.ndarray) -> np.ndarray:
-    """Row softmax over the last axis, max-shifted for stability."""
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def mixer(kind: str, x: np.ndarray, operator: np.ndarray) -> np.ndarray:
-    """Token-mixing matrices M(X), shape (n, T, T).
-
-    linear_qk: S = X K* X^T / sqrt(d); softmax_qk: softmax_row(S) (eq. 9, no causal mask);
-    fixed_operator: A* for every sample (Section 4).
-    """
-    if kind == "fixed_operator":
-        return np.broadcast_to(operator, (x.shape[0],) + operator.shape)
-    scores = np.einsum("ntd,de,nse->nts", x, operator, x) / math.sqrt(x.shape[-1])
-    return scores if kind == "linear_qk" else softmax_rows(scores)
 
 
 def generate(spec: TeacherSpec) -> dict[str, np.ndarray]:

@@ -48,7 +48,7 @@ def tokenize_corpus(text_path: str, provenance_path: str, tokens_out: str, meta_
     into train (first 1 - val_fraction) and validation (the rest) so that the two never
     overlap."""
     if not 0.0 < val_fraction < 1.0:
-        raise ValueError(f"config e6.val_fraction must lie in (0, 1), got {val_fraction}")
+        raise ValueError(f"val_fraction must lie in (0, 1), got {val_fraction}")
     text = read_verified_text(text_path, provenance_path)[:max_chars]
     vocab = vocabulary(text)
     ids = encode(text, vocab)

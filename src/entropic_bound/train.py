@@ -29,14 +29,15 @@ Forward = Callable[..., torch.Tensor]
 class AdamSchedule:
     """Optimisation settings shared by every experiment (App. C.4; SPEC section 1): full-batch
     Adam at ``lr``; rank sweeps r = 1..sweep_factor*r* for ``sweep_steps``; over-parameterised
-    students for ``recovery_steps`` with factor initialisation times ``recovery_init_scale``."""
+    students for ``recovery_steps`` with factor initialisation times ``recovery_init_scale``.
+    No defaults here: the values come from the validated config (its schema holds them)."""
 
-    lr: float = 1e-2
-    sweep_steps: int = 1500
-    recovery_steps: int = 2500
-    recovery_init_scale: float = 0.3
-    sweep_factor: int = 2
-    log_every: int = 100
+    lr: float
+    sweep_steps: int
+    recovery_steps: int
+    recovery_init_scale: float
+    sweep_factor: int
+    log_every: int
 
 
 CONVERGED_FRACTION = 0.1  # SPEC 3b: the converged loss averages the last 10% of the steps

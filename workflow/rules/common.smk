@@ -4,6 +4,7 @@ from snakemake.utils import validate
 
 from entropic_bound.code_inputs import command_sources
 from entropic_bound.settings import check_profile_overlay, typed_overrides
+from entropic_bound.teachers import KINDS, OPERATORS, SPECTRA
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).
@@ -11,14 +12,20 @@ config.update(typed_overrides(config))
 check_profile_overlay(config)
 validate(config, schema="../schemas/config.schema.yaml")
 
-for _exp in ("e3", "e5"):
+# Experiments of each machinery, by paper table: a new grid (or fixed-operator) experiment is a
+# line here, a config section and its schema entry (`eN: *grid`).
+GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
+FIXED_EXPERIMENTS = ["e1", "e2"]
+
+
+for _exp in GRID_TABLES.values():
     for _rs in config[_exp]["r_stars"]:
         if _rs > config[_exp]["d"]:
             raise ValueError(
                 f"config {_exp}.r_stars: r*={_rs} exceeds {_exp}.d="
                 f"{config[_exp]['d']} (K* is d x d)"
             )
-for _exp in ("e1", "e2"):
+for _exp in FIXED_EXPERIMENTS:
     if not 1 <= config[_exp]["r_star"] <= config[_exp]["T"]:
         raise ValueError(
             f"config {_exp}.r_star={config[_exp]['r_star']} must lie in "
@@ -27,12 +34,12 @@ for _exp in ("e1", "e2"):
 
 
 wildcard_constraints:
-    exp="e3|e5",
-    fexp="e1|e2",
-    operator="independent|symmetric",
-    table="table3|table5",
-    teacher="linear_qk|softmax_qk",
-    spectrum="sharp|power_law|flat",
+    exp="|".join(GRID_TABLES.values()),
+    fexp="|".join(FIXED_EXPERIMENTS),
+    operator="|".join(OPERATORS),
+    table="|".join(GRID_TABLES),
+    teacher="|".join(k for k in KINDS if k.endswith("_qk")),
+    spectrum="|".join(SPECTRA),
     r_star=r"\d+",
     seed=r"\d+",
     corpus=r"[A-Za-z0-9_]+",
@@ -50,9 +57,6 @@ def lib(command):
 def as_json(obj):
     """A params value compared by repr (stable key order) and passed to the CLI as JSON."""
     return json.dumps(obj, sort_keys=True)
-
-
-GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
 
 
 def grid_datasets(exp, pattern):

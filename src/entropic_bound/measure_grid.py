@@ -19,7 +19,7 @@ def qk_kernel(wq: np.ndarray, wk: np.ndarray) -> np.ndarray:
 
 
 def measure_dataset(data_path: str, weights_path: str, metrics_path: str, out: str,
-                    tol: float = 1e-3) -> pd.DataFrame:
+                    tol: float) -> pd.DataFrame:
     """Spectral measures (SPEC section 1) of every learned kernel K = W_Q W_K^T of a dataset,
     joined to its training metrics, with the teacher kernel's measures as ``teacher_*``."""
     teacher = spectra.measures(load_arrays(data_path, "operator")["operator"], tol)

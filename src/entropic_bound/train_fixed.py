@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import torch
 
@@ -25,7 +24,7 @@ from .data import load_arrays, load_spec
 from .teachers import TeacherSpec
 from .train import AdamSchedule, convergence_columns, evaluate, train_adam
 
-log = logging.getLogger("entropic_bound.fixed_task")
+log = logging.getLogger("entropic_bound.train_fixed")
 
 EXPERIMENTS = ("e1", "e2")
 
@@ -34,9 +33,9 @@ EXPERIMENTS = ("e1", "e2")
 class FixedTraining(AdamSchedule):
     """Settings of the fixed-operator experiments (config sections ``e1.train``, ``e2.train``)."""
 
-    classes: tuple[str, ...] = ("B0", "B1", "B1c", "B2", "B3")
-    variants: tuple[str, ...] = ()  # sensitivity classes, trained at r = r* only
-    overparam: bool = True  # False on sensitivity-operator datasets: at r = r* only
+    classes: tuple[str, ...]
+    variants: tuple[str, ...]  # sensitivity classes, trained at r = r* only
+    overparam: bool  # False on sensitivity-operator datasets: at r = r* only
 
 
 @dataclass
@@ -49,7 +48,7 @@ class FixedStudent:
 
     @property
     def key(self) -> str:
-        return f"{self.cls}_{self.role}_r{self.r}"
+        return ladder.weight_key(self.cls, self.role, self.r)
 
 
 def students_of(experiment: str, spec: TeacherSpec, cfg: FixedTraining) -> list[FixedStudent]:
@@ -112,8 +111,3 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
     frame = pd.DataFrame(rows)
     write_parquet(metrics_out, frame)
     return frame
-
-
-def student_params(weights: np.lib.npyio.NpzFile, cls: str, role: str, r: int) -> dict:
-    prefix = f"{cls}_{role}_r{r}_"
-    return {k[len(prefix):]: weights[k] for k in weights.files if k.startswith(prefix)}

@@ -1,5 +1,5 @@
 """Attention-native grids (SPEC E3, Table 3; E5, Table 5): one job trains every student of a
-dataset (measurement lives in :mod:`entropic_bound.measure`).
+dataset (measurement lives in :mod:`entropic_bound.measure_grid`).
 
 Cell granularity: a job is one dataset (teacher, r*, seed) and trains its whole rank sweep
 r = 1..sweep_factor*r* plus the over-parameterised recovery student in one process, so torch is
@@ -23,7 +23,7 @@ from .students import init_qk, qk_forward
 from .teachers import TeacherSpec
 from .train import AdamSchedule, convergence_columns, evaluate, train_adam
 
-log = logging.getLogger("entropic_bound.grid")
+log = logging.getLogger("entropic_bound.train_grid")
 
 SWEEP, RECOVERY = "sweep", "recovery"
 
@@ -32,13 +32,13 @@ SWEEP, RECOVERY = "sweep", "recovery"
 class GridTraining(AdamSchedule):
     """Settings of a grid (config sections ``e3.train``, ``e5.train``)."""
 
-    recovery_rank: int | None = None  # None: r = d (App. C.3)
-    trainer: str = "fast"  # "fast" (entropic_bound.fast) or "naive" (autograd reference loop)
-    chunk: int = 256  # samples per chunk of the fast trainer
+    trainer: str  # "fast" (entropic_bound.fast) or "naive" (autograd reference loop)
+    chunk: int  # samples per chunk of the fast trainer
+    recovery_rank: int | None = None  # None: r = d (App. C.3); not a config setting
 
     def __post_init__(self) -> None:
         if self.trainer not in ("fast", "naive"):
-            raise ValueError(f"e3.train.trainer must be 'fast' or 'naive', got {self.trainer!r}")
+            raise ValueError(f"trainer must be 'fast' or 'naive', got {self.trainer!r}")
 
 
 @dataclass

@@ -20,11 +20,10 @@ from . import ladder, spectra
 from .achievable import eckart_young_excess, fixed_task_bounds, theorem5_bound
 from .atomic import open_npz, read_parquet, write_parquet
 from .data import load_arrays, load_spec
-from .fixed_task import student_params
 
 
 def measure_fixed(data_path: str, weights_path: str, metrics_path: str, out: str,
-                  tol: float = 1e-3) -> pd.DataFrame:
+                  tol: float) -> pd.DataFrame:
     spec = load_spec(data_path)
     arrays = load_arrays(data_path, "X", "Y", "V", "operator", "spectrum")
     x = arrays["X"].astype(np.float64)
@@ -35,7 +34,7 @@ def measure_fixed(data_path: str, weights_path: str, metrics_path: str, out: str
     rows = []
     with open_npz(weights_path) as w:
         for cls, role, r in zip(metrics["class"], metrics["role"], metrics["r"]):
-            p = {k: v.astype(np.float64) for k, v in student_params(w, cls, role, r).items()}
+            p = {k: v.astype(np.float64) for k, v in ladder.student_params(w, cls, role, r).items()}
             op = ladder.static_operator(cls, p)
             row = {**bounds, **{f"op_{k}": v for k, v in spectra.measures(op, tol).items()}}
             row["op_reff_mp"] = spectra.mp_correct(row["op_reff"], op.shape[0], spec.n)
