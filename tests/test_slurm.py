@@ -68,10 +68,10 @@ def results(workdir: Path) -> dict[str, int]:
 
 
 def planned_outputs(workdir: Path, env: dict) -> set[str]:
-    """Output files of the jobs a dry run of the same command would (re)run."""
+    """Output and benchmark files of the jobs a dry run of the same command would (re)run."""
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", *SLURM], cwd=workdir,
                          env=env, capture_output=True, text=True, check=True).stdout
-    return {f.strip() for line in re.findall(r"^\s*output: (.*)$", out, re.M)
+    return {f.strip() for line in re.findall(r"^\s*(?:output|benchmark): (.*)$", out, re.M)
             for f in line.split(",")}
 
 

@@ -47,9 +47,10 @@ def test_padded_students_train_exactly_as_alone():
     x = torch.tensor(data["X"], dtype=torch.float32)
     y = torch.tensor(data["Y"], dtype=torch.float32)
     inits = [init_qk(6, r, 0, 0) for r in (1, 3)]
-    batch = train_fast("softmax_qk", inits, x, y, steps=50, lr=1e-2)
+    batch = train_fast("softmax_qk", inits, x, y, steps=50, lr=1e-2, log_every=50, chunk=64)
     for init, got in zip(inits, batch.params):
-        alone = train_fast("softmax_qk", [init], x, y, steps=50, lr=1e-2).params[0]
+        alone = train_fast("softmax_qk", [init], x, y, steps=50, lr=1e-2, log_every=50,
+                           chunk=64).params[0]
         for k in got:
             assert np.allclose(got[k], alone[k], rtol=1e-5, atol=1e-6)
 
@@ -95,7 +96,8 @@ def test_divergence_raises_a_clear_error():
     x = torch.randn(8, 3, 4)
     y = torch.full((8, 3, 4), float("nan"))
     with pytest.raises(TrainingDiverged, match="loss is nan"):
-        train_fast("linear_qk", [init_qk(4, 1, 0, 0)], x, y, steps=3, lr=1e-2, log_every=1)
+        train_fast("linear_qk", [init_qk(4, 1, 0, 0)], x, y, steps=3, lr=1e-2, log_every=1,
+                   chunk=64)
 
 
 def test_same_config_and_seed_give_identical_tables(tmp_path):
@@ -123,7 +125,7 @@ def test_converged_loss_is_the_mean_of_the_last_tenth_of_steps():
         return qk_forward("linear_qk", xx, WQ, WK, V)
 
     naive = train_adam(fwd, init, x, y, steps=95, lr=1e-2, log_every=1)
-    fast = train_fast("linear_qk", [init], x, y, steps=95, lr=1e-2, log_every=1)
+    fast = train_fast("linear_qk", [init], x, y, steps=95, lr=1e-2, log_every=1, chunk=64)
     assert tail_start(95) == 86  # ceil(9.5) = 10 steps: 86..95
     window = [v for s, v in naive.curve if s >= 86]
     assert len(window) == 10
@@ -163,5 +165,5 @@ def test_a_finite_but_exploding_loss_is_divergence(trainer):
             train_adam(lambda xx, WQ, WK, V: qk_forward("linear_qk", xx, WQ, WK, V), init, x, y,
                        steps=50, lr=100.0, log_every=10, label="student A")
         else:
-            train_fast("linear_qk", [init], x, y, steps=50, lr=100.0, log_every=10,
+            train_fast("linear_qk", [init], x, y, steps=50, lr=100.0, log_every=10, chunk=64,
                        labels=["student A"])

@@ -23,15 +23,46 @@ import time
 from dataclasses import dataclass
 
 CELLS = {
-    # name: (teacher kind, T, d, r_star, student rank r, paper steps, init scale)
-    "e3 linear_qk sweep (r*=4, r=3)": ("linear_qk", 16, 32, 4, 3, 1500, 1.0),
-    "e3 linear_qk sweep (r*=8, r=8)": ("linear_qk", 16, 32, 8, 8, 1500, 1.0),
-    "e3 softmax_qk sweep (r*=4, r=3)": ("softmax_qk", 16, 32, 4, 3, 1500, 1.0),
-    "e3 linear_qk recovery (r=d)": ("linear_qk", 16, 32, 4, 32, 2500, 0.3),
-    "e3 softmax_qk recovery (r=d)": ("softmax_qk", 16, 32, 4, 32, 2500, 0.3),
-    "e2 ladder B1 (linear QK, r=r*)": ("linear_qk", 12, 10, 3, 3, 1500, 1.0),
-    "e2 ladder B2 (softmax QK, r=r*)": ("softmax_qk", 12, 10, 3, 3, 1500, 1.0),
+    # name: (experiment, teacher kind, r* (None: the experiment's), student rank r (None: r*),
+    # role: "sweep" or "recovery" (r = d)); sizes, steps, init scale, lr and chunk are the
+    # paper's, read from config.yaml and the schema's defaults (:func:`paper_cell`).
+    "e3 linear_qk sweep (r*=4, r=3)": ("e3", "linear_qk", 4, 3, "sweep"),
+    "e3 linear_qk sweep (r*=8, r=8)": ("e3", "linear_qk", 8, 8, "sweep"),
+    "e3 softmax_qk sweep (r*=4, r=3)": ("e3", "softmax_qk", 4, 3, "sweep"),
+    "e3 linear_qk recovery (r=d)": ("e3", "linear_qk", 4, None, "recovery"),
+    "e3 softmax_qk recovery (r=d)": ("e3", "softmax_qk", 4, None, "recovery"),
+    "e2 ladder B1 (linear QK, r=r*)": ("e2", "linear_qk", None, None, "sweep"),
+    "e2 ladder B2 (softmax QK, r=r*)": ("e2", "softmax_qk", None, None, "sweep"),
 }
+PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
+
+
+@dataclass(frozen=True)
+class Cell:
+    kind: str
+    T: int
+    d: int
+    n: int
+    sigma: float
+    r_star: int
+    r: int
+    steps: int
+    init_scale: float
+    lr: float
+    chunk: int
+
+
+def paper_cell(name: str, paper: dict) -> Cell:
+    """One benchmark cell at the paper's settings (``paper``: the effective config)."""
+    exp, kind, r_star, r, role = CELLS[name]
+    c, train = paper[exp], paper[exp]["train"]
+    r_star = r_star or c["r_star"]
+    recovery = role == "recovery"
+    return Cell(kind, c["T"], c["d"], c["n"], c["sigma"], r_star,
+                c["d"] if recovery else (r or r_star),
+                train["recovery_steps"] if recovery else train["sweep_steps"],
+                train["recovery_init_scale"] if recovery else 1.0, train["lr"],
+                paper["e3"]["train"]["chunk"])  # the fast trainer's chunk (E2 has none)
 
 
 def step_flops(trainer: str, kind: str, n: int, T: int, d: int, r: int) -> float:
@@ -96,7 +127,7 @@ class Run:
 
 def _run_cell(args: tuple) -> dict:
     """In a fresh process: train one cell with one trainer; report time, memory, results."""
-    trainer, cell, steps, threads, device = args
+    trainer, cell, steps, threads, device = args  # cell: a Cell
     import numpy as np
     import torch
 
@@ -107,8 +138,9 @@ def _run_cell(args: tuple) -> dict:
     from .train import evaluate, train_adam
 
     torch.set_num_threads(threads)
-    kind, T, d, r_star, r, _, scale = CELLS[cell]
-    spec = TeacherSpec(kind, T=T, d=d, r_star=r_star, n=3000, sigma=0.05, seed=0)
+    kind, d, r, scale = cell.kind, cell.d, cell.r, cell.init_scale
+    spec = TeacherSpec(kind, T=cell.T, d=d, r_star=cell.r_star, n=cell.n, sigma=cell.sigma,
+                       seed=0)
     data = generate(spec)
     x = torch.tensor(data["X"], dtype=torch.float32, device=device)
     y = torch.tensor(data["Y"], dtype=torch.float32, device=device)
@@ -119,9 +151,10 @@ def _run_cell(args: tuple) -> dict:
 
     def train(n_steps: int) -> dict:
         if trainer == "naive":
-            return train_adam(fwd, init, x, y, steps=n_steps, lr=1e-2, log_every=n_steps).params
-        return train_fast(kind, [init], x, y, steps=n_steps, lr=1e-2,
-                          log_every=n_steps).params[0]
+            return train_adam(fwd, init, x, y, steps=n_steps, lr=cell.lr,
+                              log_every=n_steps).params
+        return train_fast(kind, [init], x, y, steps=n_steps, lr=cell.lr, log_every=n_steps,
+                          chunk=cell.chunk).params[0]
 
     train(3)  # warm-up: thread pools, allocator, first-call dispatch
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -148,6 +181,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cells", nargs="*", default=list(CELLS), help="cell names to run")
     parser.add_argument("--json", help="also write the rows to this JSON file")
     a = parser.parse_args(argv)
+    from .settings import effective_config
+
+    paper = effective_config(*PAPER)
     ceiling = matmul_ceiling(a.threads, a.device)
     print(f"matmul ceiling: {ceiling:.1f} GFLOP/s (float32 2048^3 GEMM, {a.threads} thread(s), "
           f"{a.device}); {a.steps} steps per measurement\n")
@@ -159,16 +195,17 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     ctx = mp.get_context("spawn")
     for cell in a.cells:
-        kind, T, d, _, r, paper_steps, _ = CELLS[cell]
+        spec = paper_cell(cell, paper)
+        kind, T, d, r, paper_steps, n = spec.kind, spec.T, spec.d, spec.r, spec.steps, spec.n
         res = {}
         for trainer in ("naive", "fast"):
             with ctx.Pool(1) as pool:
-                res[trainer] = Run(**pool.apply(_run_cell, ((trainer, cell, a.steps, a.threads,
+                res[trainer] = Run(**pool.apply(_run_cell, ((trainer, spec, a.steps, a.threads,
                                                              a.device),)))
         nv, fs = res["naive"], res["fast"]
-        gf = {t: step_flops(t, kind, 3000, T, d, r) / res[t].seconds_per_step / 1e9
+        gf = {t: step_flops(t, kind, n, T, d, r) / res[t].seconds_per_step / 1e9
               for t in res}
-        floor_s = floor_flops(kind, 3000, T, d, r) / (ceiling * 1e9)
+        floor_s = floor_flops(kind, n, T, d, r) / (ceiling * 1e9)
         row = {"cell": cell, "naive_s_per_cell": nv.seconds_per_step * paper_steps,
                "floor_s_per_cell": floor_s * paper_steps,
                "max_ratio": nv.seconds_per_step / floor_s,

@@ -48,8 +48,7 @@ class QKBatch:
     stays in cache; gradients are accumulated across chunks.
     """
 
-    def __init__(self, kind: str, x: torch.Tensor, y: torch.Tensor, rank: int,
-                 chunk: int = 256):
+    def __init__(self, kind: str, x: torch.Tensor, y: torch.Tensor, rank: int, chunk: int):
         if kind not in ("linear_qk", "softmax_qk"):
             raise ValueError(f"unknown student kind {kind!r}")
         self.kind = kind
@@ -134,8 +133,8 @@ class BatchResult:
 
 
 def train_fast(kind: str, inits: list[dict[str, np.ndarray]], x: torch.Tensor, y: torch.Tensor,
-               *, steps: int, lr: float, log_every: int = 100, labels: list[str] | None = None,
-               chunk: int = 256, log=None, prefix: str = "") -> BatchResult:
+               *, steps: int, lr: float, log_every: int, chunk: int,
+               labels: list[str] | None = None, log=None, prefix: str = "") -> BatchResult:
     """Train the students ``inits`` (each {WQ: d x r, WK: d x r, V: d x d}) jointly for
     ``steps`` full-batch Adam steps; return each student's parameters at its own rank."""
     ranks = [init["WQ"].shape[1] for init in inits]

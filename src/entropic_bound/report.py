@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from . import published as P
 from .atomic import read_parquet, write_bytes, write_text
 from .claims import CLAIM, load_tables, paper_v_energy_percentile
+from .settings import effective_config, flat_settings
 
 Tables = dict[str, pd.DataFrame]
 
@@ -348,36 +348,6 @@ SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
     ("table5", section_table5),
     ("table6_stats", section_table6),
 ]
-
-
-def flat_settings(cfg: Any, prefix: str = "") -> dict[str, Any]:
-    """Leaves of a nested config as ``{"e3.train.lr": 0.01, "e6.corpora[0].name": ...}``;
-    a list of scalars stays one leaf."""
-    if isinstance(cfg, dict):
-        out: dict[str, Any] = {}
-        for key, value in cfg.items():
-            out.update(flat_settings(value, f"{prefix}{key}."))
-        return out
-    if isinstance(cfg, list) and any(isinstance(v, (dict, list)) for v in cfg):
-        out = {}
-        for i, value in enumerate(cfg):
-            out.update(flat_settings(value, f"{prefix.rstrip('.')}[{i}]."))
-        return out
-    return {prefix.rstrip("."): cfg}
-
-
-def effective_config(path: str, schema: str | None) -> dict:
-    """A config file as a run sees it: loaded, validated, schema defaults filled in (the same
-    ``snakemake.utils.validate`` the workflow applies), so defaults never show as differences."""
-    import yaml
-
-    with open(path) as fh:
-        cfg = yaml.safe_load(fh)
-    if schema:
-        from snakemake.utils import validate
-
-        validate(cfg, schema, set_default=True)
-    return cfg
 
 
 # Keys that name the run rather than a setting of the experiments.

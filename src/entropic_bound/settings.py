@@ -53,3 +53,33 @@ def check_profile_overlay(cfg: dict) -> None:
             f"the {profile} profile's settings file {path} is not in the config: a command-line "
             f"--configfile replaces a profile's configfile instead of adding to it. Name both, "
             f"the profile's first: --configfile {path} <your file>.yaml")
+
+
+def flat_settings(cfg: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaves of a nested config as ``{"e3.train.lr": 0.01, "e6.corpora[0].name": ...}``;
+    a list of scalars stays one leaf."""
+    if isinstance(cfg, dict):
+        out: dict[str, Any] = {}
+        for key, value in cfg.items():
+            out.update(flat_settings(value, f"{prefix}{key}."))
+        return out
+    if isinstance(cfg, list) and any(isinstance(v, (dict, list)) for v in cfg):
+        out = {}
+        for i, value in enumerate(cfg):
+            out.update(flat_settings(value, f"{prefix.rstrip('.')}[{i}]."))
+        return out
+    return {prefix.rstrip("."): cfg}
+
+
+def effective_config(path: str, schema: str | None) -> dict:
+    """A config file as a run sees it: loaded, validated, schema defaults filled in (the same
+    ``snakemake.utils.validate`` the workflow applies), so defaults never show as differences."""
+    import yaml
+
+    with open(path) as fh:
+        cfg = yaml.safe_load(fh)
+    if schema:
+        from snakemake.utils import validate
+
+        validate(cfg, schema, set_default=True)
+    return cfg
