@@ -46,11 +46,17 @@ def slurm(tmp_path_factory):
         pytest.skip(f"no SLURM cluster here: {err}")
 
 
+def _default_sigint() -> None:
+    # A shell that starts a command in the background has it ignore SIGINT, and children
+    # inherit that; Ctrl-C must reach Snakemake however the test suite itself was started.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(workdir: Path, env: dict, *args: str) -> subprocess.Popen:
     log = open(workdir / "snakemake.log", "a")  # noqa: SIM115 - closed with the process
     return subprocess.Popen([sys.executable, "-m", "snakemake", *SLURM, *args], cwd=workdir,
                             env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
 
 
 def slurm_jobs(env: dict) -> dict[str, str]:
@@ -98,7 +104,11 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
         time.sleep(1)
     assert first.poll() is None, "the first run ended before it could be interrupted"
     os.killpg(first.pid, signal.SIGINT)  # Ctrl-C: the plugin cancels its running jobs
-    assert first.wait(timeout=300) != 0
+    try:
+        assert first.wait(timeout=300) != 0
+    finally:
+        if first.poll() is None:  # never leave a submitting Snakemake behind
+            os.killpg(first.pid, signal.SIGKILL)
     subprocess.run([sys.executable, "-m", "snakemake", "--unlock", *SLURM], cwd=work, env=env,
                    capture_output=True, check=True)
     finished = results(work)
@@ -107,7 +117,11 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     assert kept, "nothing had completed before the interruption"
 
     second = run(work, env)
-    assert second.wait(timeout=1800) == 0, (work / "snakemake.log").read_text()[-4000:]
+    try:
+        assert second.wait(timeout=1800) == 0, (work / "snakemake.log").read_text()[-4000:]
+    finally:
+        if second.poll() is None:
+            os.killpg(second.pid, signal.SIGKILL)
     # Every job of both runs went through sbatch: slurmctld accepted each submission Snakemake
     # reports, ran it, and nothing ran outside SLURM but the `all` target.
     assert len(submitted_jobs(root)) == submissions(work) == len(slurm_jobs(env))
