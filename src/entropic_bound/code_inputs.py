@@ -74,6 +74,11 @@ def _handler_name(command: str) -> str:
 
 def command_modules(command: str) -> list[str]:
     """Package modules (names, sorted) that ``entropic-bound <command>`` may execute."""
+    return list(_command_modules(command))
+
+
+@cache  # several rules run one command (make-data); each is parsed once per workflow load
+def _command_modules(command: str) -> tuple[str, ...]:
     functions = _cli_functions()
     roots = _package_imports(ast.Module(body=[n for n in _module_tree("cli").body
                                                if not isinstance(n, ast.FunctionDef)],
@@ -88,7 +93,7 @@ def command_modules(command: str) -> list[str]:
         todo += [n.func.id for n in ast.walk(functions[name])
                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                  and n.func.id in functions]
-    return sorted(import_closure(roots) | {"cli", "__init__"})
+    return tuple(sorted(import_closure(roots) | {"cli", "__init__"}))
 
 
 def command_sources(command: str, root: str = "src") -> list[str]:

@@ -15,7 +15,7 @@ import base64
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -383,8 +383,6 @@ def run_info(benchmarks: str | Path = "results/benchmarks",
     """What the header says about the run: commit, render date, wall time of the Snakemake run
     that rendered the page (since its log began), and the job-seconds its benchmark files
     record (:mod:`costs`)."""
-    from datetime import datetime
-
     from .costs import read_benchmarks, run_started
 
     now = datetime.now()
@@ -428,8 +426,8 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     everything["anchor"] = everything["anchor"].where(everything["anchor"].isin(present), None)
     claims = everything[everything["kind"] == CLAIM]
     checks = everything[everything["kind"] != CLAIM]
-    differs = (settings_diff(params, effective_config(paper_config, schema)) if paper_config
-               else settings_diff(params, params))
+    differs = settings_diff(params, effective_config(paper_config, schema) if paper_config
+                            else params)
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
                       autoescape=False, trim_blocks=True, lstrip_blocks=True)
     context = {
@@ -452,8 +450,6 @@ def mark_stale(paths: list[str], reason: str) -> None:
     """Put a banner at the top of an existing rendered report saying that the last run failed
     and this page is an earlier run's (called from the Snakefile's ``onerror``). A successful
     run renders the report anew, which removes the banner."""
-    from datetime import datetime
-
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     text = (f"{STALE_MARK}: the workflow run of {when} failed ({reason}). This report is from "
             f"an earlier run and does not show the current settings or results; fix the failure "
