@@ -1,8 +1,10 @@
 """Data-only estimators: the token-mixing operator or kernel from (X, Y) without training
-(Section 6 "Predictability"; SPEC E1 and E4). Pure numpy; never imports training code.
+(Section 6 "Predictability"; SPEC E1 and E4). Numpy and scipy; never imports training code.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pandas as pd
@@ -10,7 +12,12 @@ import pandas as pd
 from . import spectra
 from .atomic import write_parquet
 from .data import load_arrays, load_spec
+from .fit_rank import heldout_rank
 from .mixers import softmax_rows
+
+# Wall-clock columns: measurements of this machine, not results; the only columns that may
+# differ between two runs of the same config and seed.
+TIMING_COLUMNS = ("seconds", "seconds_per_dataset")
 
 
 def fixed_operator_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -152,7 +159,7 @@ def _mixers(kind: str, x: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
-               shrinkage: float, eps: float) -> tuple[np.ndarray, list[float]]:
+               shrinkage: float, eps: float) -> tuple[np.ndarray, np.ndarray, list[float]]:
     """V unknown: alternate least squares over (K, V) (SPEC E4), from V = I.
 
     V-step: V = argmin sum_n ||M_K(X_n) X_n V - Y_n||^2 (exact least squares).
@@ -160,8 +167,8 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
     K-step, softmax: log-inversion of the mixers recovered with the current V (M_hat_n from
     Y_n V^+), as in :func:`kernel_from_mixers`.
     With ``shrinkage`` > 0 the K-step is followed by singular-value soft-thresholding
-    (nuclear-norm shrinkage) at shrinkage * sigma_1. Returns K and the objective after each
-    iteration, mean_n ||M_K(X_n) X_n V - Y_n||^2.
+    (nuclear-norm shrinkage) at shrinkage * sigma_1. Returns K, the V fitted to it, and the
+    objective after each iteration, mean_n ||M_K(X_n) X_n V - Y_n||^2.
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -179,52 +186,88 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
         sx = (_mixers(kind, x, k) @ x).reshape(n * T, d)
         v = np.linalg.solve(sx.T @ sx, sx.T @ y.reshape(n * T, d))  # normal equations, d x d
         history.append(float(((sx @ v - y.reshape(n * T, d)) ** 2).sum() / n))
-    return k, history
+    return k, v, history
 
 
-def predictability(data_path: str, out: str, *, iterations: int, shrinkage: float, eps: float,
-                   tol: float) -> pd.DataFrame:
+def predictability(data_path: str, out: str, *, setting: str, iterations: int,
+                   shrinkage: float, eps: float, tol: float, heldout_fraction: float,
+                   z_crit: float, fit_iterations: int) -> pd.DataFrame:
     """Every E4 estimator on one attention-native dataset (no training), one row each.
 
     Paper's estimators (SPEC E4): ``v_known`` (least squares / log-inversion), ``als`` and
     ``als_nuclear`` (V unknown), ``realized_mixer`` (R~eff of mean_n M_hat_n).
     Candidates beyond the paper for open problem (i): ``v_known_weighted`` (delta-method
-    weighted log-inversion), and two read-outs of the paper's own K_hat: its Gavish-Donoho
+    weighted log-inversion); two read-outs of the paper's own K_hat: its Gavish-Donoho
     count (``gd`` column, scored as ``v_known_gd``) and ``combined``, the geometric mean of the
-    kernel-side and realized-mixer R~eff (the two err in opposite directions at small r*).
+    kernel-side and realized-mixer R~eff (the two err in opposite directions at small r*);
+    and the held-out model fits of :mod:`fit_rank`, ``heldout_fit`` (V known, started from
+    ``v_known``) and ``heldout_fit_als`` (V projected out, started from ``als_nuclear``), whose
+    estimate is the selected rank itself and whose matrix is the fitted kernel of that rank.
     Columns: numerical_rank (binding tolerance), rank_tol1e-2 (relative tolerance 1e-2),
     gap_rank (largest singular-value gap), gd_rank, reff, reff_energy of the estimated matrix,
-    ``estimate``: the number each estimator offers as its guess of r*, and the dataset's
-    sigma_min(V*) (``v_sigma_min``): Y V*^-1 amplifies noise by up to 1 / sigma_min(V*), so the
-    V-known kernel of an ill-conditioned draw carries a noise floor above the binding tolerance.
+    ``estimate``: the number each estimator offers as its guess of r*; ``seconds``: wall time
+    of the estimator on this dataset including the steps it builds on (wall-clock, so the only
+    column that differs between identical runs: ``TIMING_COLUMNS``); the dataset's setting,
+    spectrum and sigma_min(V*) (``v_sigma_min``): Y V*^-1 amplifies noise by up to
+    1 / sigma_min(V*), so the V-known kernel of an ill-conditioned draw carries a noise floor
+    above the binding tolerance.
     """
     spec = load_spec(data_path)
     a = load_arrays(data_path, "X", "Y", "V")
-    x = a["X"].astype(np.float64)
-    m_hat = recovered_mixers(x, a["Y"], a["V"])
-    matrices = {"v_known": kernel_from_mixers(spec.kind, x, m_hat, eps=eps),
-                "realized_mixer": m_hat.mean(axis=0)}
-    if spec.kind == "softmax_qk":
-        matrices["v_known_weighted"] = kernel_from_mixers(spec.kind, x, m_hat, eps=eps,
-                                                          weighted=True)
-    matrices["als"] = als_kernel(spec.kind, x, a["Y"], iterations, 0.0, eps)[0]
-    matrices["als_nuclear"] = als_kernel(spec.kind, x, a["Y"], iterations, shrinkage, eps)[0]
+    x, y, kind = a["X"].astype(np.float64), a["Y"].astype(np.float64), spec.kind
+    matrices: dict[str, np.ndarray] = {}
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, after: str | None, compute):
+        start = time.perf_counter()
+        result = compute()
+        seconds[name] = time.perf_counter() - start + (seconds[after] if after else 0.0)
+        return result
+
+    m_hat = timed("recovered_mixers", None, lambda: recovered_mixers(x, y, a["V"]))
+    matrices["v_known"] = timed("v_known", "recovered_mixers",
+                                lambda: kernel_from_mixers(kind, x, m_hat, eps=eps))
+    matrices["realized_mixer"] = timed("realized_mixer", "recovered_mixers",
+                                       lambda: m_hat.mean(axis=0))
+    if kind == "softmax_qk":
+        matrices["v_known_weighted"] = timed(
+            "v_known_weighted", "recovered_mixers",
+            lambda: kernel_from_mixers(kind, x, m_hat, eps=eps, weighted=True))
+    matrices["als"] = timed("als", None,
+                            lambda: als_kernel(kind, x, y, iterations, 0.0, eps)[0])
+    k_nuclear, v_nuclear, _ = timed("als_nuclear", None,
+                                    lambda: als_kernel(kind, x, y, iterations, shrinkage, eps))
+    matrices["als_nuclear"] = k_nuclear
+    fit = {"heldout_fraction": heldout_fraction, "z_crit": z_crit, "max_iter": fit_iterations}
+    selections = {
+        "heldout_fit": timed("heldout_fit", "v_known", lambda: heldout_rank(
+            kind, x, y, matrices["v_known"], a["V"],
+            guess=round(spectra.reff_energy(matrices["v_known"])), **fit)),
+        "heldout_fit_als": timed("heldout_fit_als", "als_nuclear", lambda: heldout_rank(
+            kind, x, y, k_nuclear, None, guess=round(spectra.reff_energy(k_nuclear)), **fit)),
+    }
+    matrices.update({name: sel.kernel for name, sel in selections.items()})
     rows = [{"estimator": name, **spectra.measures(mat, tol),
              "rank_tol1e-2": spectra.numerical_rank(mat, 1e-2), "gap_rank": spectra.gap_rank(mat)}
             for name, mat in matrices.items()]
     for row in rows:
-        row["estimate"] = row["reff_energy"]
+        sel = selections.get(row["estimator"])
+        row["estimate"] = float(sel.rank) if sel else row["reff_energy"]
+        row["seconds"] = seconds[row["estimator"]]
     by_name = {row["estimator"]: row for row in rows}
     kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
     rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})
     rows.append({"estimator": "combined", "numerical_rank": np.nan, "gd_rank": np.nan,
                  "reff": np.nan, "reff_energy": np.nan, "rank_tol1e-2": np.nan,
                  "gap_rank": np.nan,
-                 "estimate": float(np.sqrt(kernel["reff_energy"] * mixer_side["reff_energy"]))})
+                 "estimate": float(np.sqrt(kernel["reff_energy"] * mixer_side["reff_energy"])),
+                 "seconds": max(kernel["seconds"], mixer_side["seconds"])})
     frame = pd.DataFrame(rows)
     frame.insert(0, "seed", spec.seed)
     frame.insert(0, "r_star", spec.r_star)
-    frame.insert(0, "teacher", spec.kind)
+    frame.insert(0, "teacher", kind)
+    frame.insert(0, "spectrum", spec.spectrum)
+    frame.insert(0, "setting", setting)
     operator = load_arrays(data_path, "operator")["operator"]
     frame["teacher_reff_energy"] = spectra.reff_energy(operator)
     frame["v_sigma_min"] = float(spectra.singular_values(a["V"])[-1])

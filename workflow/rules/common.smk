@@ -16,14 +16,24 @@ validate(config, schema="../schemas/config.schema.yaml")
 # line here, a config section and its schema entry (`eN: *grid`).
 GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
 FIXED_EXPERIMENTS = ["e1", "e2"]
+# E4's robustness settings: dataset grids that are generated and estimated, never trained;
+# their datasets live beside the experiments' as results/data/e4_<name>/.
+E4_SETTINGS = {f"e4_{name}": grid for name, grid in config["e4"]["settings"].items()}
+E4_GRIDS = ["e3", *E4_SETTINGS]  # where Table 4's estimators run: the paper's grid first
 
 
-for _exp in GRID_TABLES.values():
-    for _rs in config[_exp]["r_stars"]:
-        if _rs > config[_exp]["d"]:
+def dataset_grid(exp):
+    """The config section that defines the datasets of a grid experiment or E4 setting."""
+    return E4_SETTINGS[exp] if exp in E4_SETTINGS else config[exp]
+
+
+for _exp in [*GRID_TABLES.values(), *E4_SETTINGS]:
+    _key = _exp if _exp in config else f"e4.settings.{_exp[3:]}"
+    for _rs in dataset_grid(_exp)["r_stars"]:
+        if _rs > dataset_grid(_exp)["d"]:
             raise ValueError(
-                f"config {_exp}.r_stars: r*={_rs} exceeds {_exp}.d="
-                f"{config[_exp]['d']} (K* is d x d)"
+                f"config {_key}.r_stars: r*={_rs} exceeds {_key}.d="
+                f"{dataset_grid(_exp)['d']} (K* is d x d)"
             )
 for _exp in FIXED_EXPERIMENTS:
     if not 1 <= config[_exp]["r_star"] <= config[_exp]["T"]:
@@ -34,7 +44,7 @@ for _exp in FIXED_EXPERIMENTS:
 
 
 wildcard_constraints:
-    exp="|".join(GRID_TABLES.values()),
+    exp="|".join([*GRID_TABLES.values(), *E4_SETTINGS]),
     fexp="|".join(FIXED_EXPERIMENTS),
     operator="|".join(OPERATORS),
     table="|".join(GRID_TABLES),
@@ -59,16 +69,26 @@ def as_json(obj):
     return json.dumps(obj, sort_keys=True)
 
 
-def grid_datasets(exp, pattern):
-    c = config[exp]
+def grid_datasets(exp, pattern, seeds=None):
+    c = dataset_grid(exp)
     return expand(
         pattern,
         exp=exp,
         teacher=c["teachers"],
         spectrum=c["spectra"],
         r_star=sorted(c["r_stars"]),
-        seed=sorted(c["seeds"]),
+        seed=sorted(seeds or c["seeds"]),
     )
+
+
+def e4_datasets(pattern):
+    """Every dataset Table 4's estimators run on: the E3 grid (at e4.seeds when set) and each
+    robustness setting."""
+    return [
+        path
+        for exp in E4_GRIDS
+        for path in grid_datasets(exp, pattern, config["e4"]["seeds"] if exp == "e3" else None)
+    ]
 
 
 def fixed_datasets(exp, pattern):

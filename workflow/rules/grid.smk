@@ -19,7 +19,7 @@ rule make_grid_data:
                 "spectrum": wc.spectrum,
                 "r_star": int(wc.r_star),
                 "seed": int(wc.seed),
-                **{k: config[wc.exp][k] for k in ("T", "d", "n", "sigma")},
+                **{k: dataset_grid(wc.exp)[k] for k in ("T", "d", "n", "sigma")},
             }
         ),
     shell:

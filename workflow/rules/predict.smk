@@ -1,25 +1,30 @@
-# E4: data-only predictability (Table 4) on the cached E3 datasets; nothing is regenerated.
+# E4: data-only predictability (Table 4) on the cached E3 datasets (nothing is regenerated)
+# and on the robustness settings of e4.settings (generated here, never trained).
 
 
 rule estimate_e4_data:
     input:
-        data="results/data/e3/{teacher}/sharp/r{r_star}/s{seed}.npz",
+        data=rules.make_grid_data.output[0],
         code=lib("estimate-e4"),
     output:
-        "results/estimates/e4/{teacher}/r{r_star}/s{seed}.parquet",
+        "results/estimates/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
     log:
-        "logs/estimate_e4_data/{teacher}/r{r_star}/s{seed}.log",
+        "logs/estimate_e4_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
     benchmark:
-        "results/benchmarks/estimate_e4_data/{teacher}/r{r_star}/s{seed}.tsv"
+        "results/benchmarks/estimate_e4_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        e4=as_json(
+        e4=lambda wc: as_json(
             {
+                "setting": wc.exp,
                 "iterations": config["e4"]["als_iterations"],
                 "shrinkage": config["e4"]["shrinkage"],
                 "eps": config["e4"]["eps"],
                 "tol": config["spectra"]["tol"],
+                "heldout_fraction": config["e4"]["heldout_fraction"],
+                "z_crit": config["e4"]["z_crit"],
+                "fit_iterations": config["e4"]["fit_iterations"],
             }
         ),
     shell:
@@ -29,12 +34,7 @@ rule estimate_e4_data:
 
 rule aggregate_table4:
     input:
-        estimates=expand(
-            rules.estimate_e4_data.output[0],
-            teacher=config["e3"]["teachers"],
-            r_star=sorted(config["e3"]["r_stars"]),
-            seed=sorted(config["e4"]["seeds"] or config["e3"]["seeds"]),
-        ),
+        estimates=e4_datasets(rules.estimate_e4_data.output[0]),
         code=lib("aggregate-table4"),
     output:
         summary=report(
