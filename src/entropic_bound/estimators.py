@@ -71,7 +71,8 @@ def estimate_fixed(data_path: str, out: str, tol: float) -> pd.DataFrame:
 
 
 def bilinear_lstsq(x: np.ndarray, z: np.ndarray, t: np.ndarray, w: np.ndarray | None = None,
-                   center_rows: bool = False, chunk: int = 500) -> np.ndarray:
+                   center_rows: bool = False, chunk: int = 500,
+                   gram: np.ndarray | None = None) -> np.ndarray:
     """K minimising sum_{n,i,j} w_nij (x_ni^T K z_nj - t_nij)^2, shapes x (n, I, d),
     z (n, J, d), t and w (n, I, J); w = None means 1.
 
@@ -81,9 +82,27 @@ def bilinear_lstsq(x: np.ndarray, z: np.ndarray, t: np.ndarray, w: np.ndarray | 
     n I J x d^2 design: sum_{n,i} (x_ni x_ni^T) kron H_ni with H_ni = sum_j w_nij z~ z~^T.
     Unweighted, H_ni = Z~_n^T Z~_n does not depend on i and the sum is sum_n G_n kron H_n
     (one d^2 x n x d^2 GEMM); weighted, it is one d^2 x nI x d^2 GEMM per chunk.
+    The Gram matrix depends on (x, z, w) only, not on t: a caller that solves for many t with
+    the same unweighted design passes ``gram`` = :func:`bilinear_gram` once and skips it.
     """
+    d = x.shape[-1]
+    gram, rhs = _normal_equations(x, z, t, w, center_rows, chunk, gram)
+    ridge = 1e-10 * np.trace(gram) / (d * d)  # guards exact rank deficiency only
+    return np.linalg.solve(gram + ridge * np.eye(d * d), rhs.reshape(-1)).reshape(d, d)
+
+
+def bilinear_gram(x: np.ndarray, z: np.ndarray, center_rows: bool = False,
+                  chunk: int = 500) -> np.ndarray:
+    """The unweighted Gram matrix sum_n G_n kron H_n of :func:`bilinear_lstsq`."""
+    t = np.zeros((x.shape[0], x.shape[1], z.shape[1]))
+    return _normal_equations(x, z, t, None, center_rows, chunk, None)[0]
+
+
+def _normal_equations(x, z, t, w, center_rows, chunk, gram):
+    """(Gram, right-hand side) of :func:`bilinear_lstsq`; the Gram only when not given."""
     n, _, d = x.shape
-    gram = np.zeros((d * d, d * d))
+    given = gram is not None
+    gram = gram if given else np.zeros((d * d, d * d))
     rhs = np.zeros((d, d))
     for lo in range(0, n, chunk):
         xc = np.asarray(x[lo:lo + chunk], dtype=np.float64)
@@ -93,10 +112,13 @@ def bilinear_lstsq(x: np.ndarray, z: np.ndarray, t: np.ndarray, w: np.ndarray | 
             if center_rows:  # the unweighted row mean is the same for every row i
                 zc = zc - zc.mean(axis=1, keepdims=True)
                 tc = tc - tc.mean(axis=-1, keepdims=True)
-            left = np.einsum("nia,nib->nab", xc, xc)  # G_n = X_n^T X_n
-            right = np.einsum("nja,njb->nab", zc, zc)  # H_n = Z~_n^T Z~_n
-            rows = xc.shape[0]
+            if not given:
+                left = np.einsum("nia,nib->nab", xc, xc)  # G_n = X_n^T X_n
+                right = np.einsum("nja,njb->nab", zc, zc)  # H_n = Z~_n^T Z~_n
+                rows = xc.shape[0]
         else:
+            if given:
+                raise ValueError("a precomputed gram applies to the unweighted design only")
             wc = np.asarray(w[lo:lo + chunk], dtype=np.float64)
             wz = wc[..., None] * zc[:, None, :, :]  # (n, I, J, d)
             right = wz.transpose(0, 1, 3, 2) @ zc[:, None]  # sum_j w z z^T per row (n, I, d, d)
@@ -108,11 +130,11 @@ def bilinear_lstsq(x: np.ndarray, z: np.ndarray, t: np.ndarray, w: np.ndarray | 
             tc = wc * tc  # the centred t has zero weighted row mean, so z needs no centring
             left = np.einsum("nia,nib->niab", xc, xc)
             rows = xc.shape[0] * xc.shape[1]
-        g4 = (left.reshape(rows, d * d).T @ right.reshape(rows, d * d)).reshape(d, d, d, d)
-        gram += g4.transpose(0, 2, 1, 3).reshape(d * d, d * d)  # [a,b,c,e] -> [(a,c),(b,e)]
+        if not given:
+            g4 = (left.reshape(rows, d * d).T @ right.reshape(rows, d * d)).reshape(d, d, d, d)
+            gram += g4.transpose(0, 2, 1, 3).reshape(d * d, d * d)  # [a,b,c,e]->[(a,c),(b,e)]
         rhs += (xc.transpose(0, 2, 1) @ tc @ zc).sum(axis=0)  # sum_n X_n^T T_n Z_n
-    ridge = 1e-10 * np.trace(gram) / (d * d)  # guards exact rank deficiency only
-    return np.linalg.solve(gram + ridge * np.eye(d * d), rhs.reshape(-1)).reshape(d, d)
+    return gram, rhs
 
 
 def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -127,7 +149,7 @@ def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float,
-                       weighted: bool = False) -> np.ndarray:
+                       weighted: bool = False, gram: np.ndarray | None = None) -> np.ndarray:
     """K_hat from recovered mixers (S = X K X^T / sqrt(d)).
 
     linear_qk:  least squares on M_hat_n = X_n K X_n^T / sqrt(d).
@@ -136,13 +158,22 @@ def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float,
                 of its delta-method variance, Var[log M_hat] ~ Var[M_hat] / M^2, i.e. by
                 max(M_hat, eps)^2, so that tiny (noise-dominated) probabilities, whose logs are
                 the outliers, barely count; the row offsets are profiled with the same weights.
+    ``gram``: the unweighted design's Gram matrix (:func:`mixer_gram`), when already known.
     """
     d = x.shape[-1]
     if kind == "linear_qk":
-        return bilinear_lstsq(x, x, np.sqrt(d) * m_hat)
+        return bilinear_lstsq(x, x, np.sqrt(d) * m_hat, gram=gram)
     clipped = np.maximum(m_hat, eps)
-    w = clipped**2 if weighted else None
-    return bilinear_lstsq(x, x, np.sqrt(d) * np.log(clipped), w=w, center_rows=True)
+    if weighted:
+        return bilinear_lstsq(x, x, np.sqrt(d) * np.log(clipped), w=clipped**2,
+                              center_rows=True)
+    return bilinear_lstsq(x, x, np.sqrt(d) * np.log(clipped), center_rows=True, gram=gram)
+
+
+def mixer_gram(kind: str, x: np.ndarray) -> np.ndarray:
+    """The Gram matrix of the unweighted regression of :func:`kernel_from_mixers`: it depends
+    on X alone, so ALS computes it once instead of at every K-step."""
+    return bilinear_gram(x, x, center_rows=kind != "linear_qk")
 
 
 def soft_threshold(k: np.ndarray, fraction: float) -> np.ndarray:
@@ -175,12 +206,13 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
     n, T, d = x.shape
     v = np.eye(d)
     history = []
+    gram = mixer_gram(kind, x) if kind != "linear_qk" else None
     for _ in range(iterations):
         if kind == "linear_qk":
             b = (x.transpose(0, 2, 1) @ x @ v) / np.sqrt(d)  # (n, d, d)
             k = bilinear_lstsq(x, b.transpose(0, 2, 1), y)
         else:
-            k = kernel_from_mixers(kind, x, recovered_mixers(x, y, v), eps=eps)
+            k = kernel_from_mixers(kind, x, recovered_mixers(x, y, v), eps=eps, gram=gram)
         if shrinkage > 0:
             k = soft_threshold(k, shrinkage)
         sx = (_mixers(kind, x, k) @ x).reshape(n * T, d)
