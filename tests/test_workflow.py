@@ -44,13 +44,19 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     # Table 5: three spectra with their teacher energy ranks.
     t5 = pd.read_parquet(quick_run / "results/tables/table5.parquet").set_index("spectrum")
     assert t5.loc["flat", "teacher_reff_energy"] == pytest.approx(4.0, abs=1e-6)
-    # Table 4: every estimator scored on both teachers.
+    # Table 4: every estimator scored on both teachers, on the E3 grid and on every
+    # robustness setting (E5's three spectra with both teachers, a second size, fresh seeds).
     scores = pd.read_parquet(quick_run / "results/tables/table4_scores.parquet")
     assert set(scores["teacher"]) == {"linear_qk", "softmax_qk"}
     assert {"v_known", "als", "als_nuclear", "realized_mixer", "v_known_weighted",
-            "v_known_gd", "combined"} <= set(scores["estimator"])
+            "v_known_gd", "combined", "heldout_fit", "heldout_fit_als"} <= set(scores["estimator"])
+    assert set(scores["setting"]) == {"e3", "e4_spectra", "e4_size", "e4_fresh_seeds"}
+    spectra_rows = scores[(scores["setting"] == "e4_spectra") & (scores["estimator"] == "als")]
+    assert sorted(spectra_rows["spectrum"]) == sorted(["sharp", "power_law", "flat"] * 2)
+    assert (scores["seconds_per_dataset"] > 0).all()
     # The linear teacher is solved exactly by least squares with V known (SPEC E4).
-    linear = scores.set_index(["teacher", "estimator"]).loc[("linear_qk", "v_known")]
+    linear = scores.set_index(["setting", "teacher", "estimator"]).loc[
+        ("e3", "linear_qk", "v_known")]
     assert linear["hits"] == linear["n"] == 2 * 2
     md = (quick_run / "report/out/report.md").read_text()
     html = (quick_run / "report/out/report.html").read_text()

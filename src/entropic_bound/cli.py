@@ -192,6 +192,25 @@ def cmd_costs(a: argparse.Namespace) -> None:
         print()
 
 
+def cmd_snapshot(a: argparse.Namespace) -> None:
+    from .snapshot import write_snapshot
+
+    stamp = write_snapshot(a.out, what=a.what, command=a.command, run_config=a.params,
+                           tables=a.tables, report_dir=a.report_dir, benchmarks=a.benchmarks)
+    print(json.dumps(stamp, indent=1))
+
+
+def cmd_check_snapshot(a: argparse.Namespace) -> None:
+    from .snapshot import stale_reasons
+
+    reasons = stale_reasons(a.stamp, require_current_config=not a.any_config)
+    for reason in reasons:
+        print(f"{a.stamp}: stale: {reason}")
+    if reasons:
+        sys.exit(1)
+    print(f"{a.stamp}: describes this checkout")
+
+
 def cmd_verify(a: argparse.Namespace) -> None:
     from .verify import verify
 
@@ -271,6 +290,13 @@ def build_parser() -> argparse.ArgumentParser:
         ("--captions", {"default": None, "help": "folder of figure_<table>.rst captions"}))
     add("costs", cmd_costs, ("--root", {"default": "results/benchmarks",
                                         "help": "Snakemake benchmark files of a run"}))
+    add("snapshot", cmd_snapshot, ("--out", req), ("--what", req), ("--command", req),
+        ("--tables", {"nargs": "+", **req}),
+        ("--report-dir", {"default": None, "help": "rendered report and figures, if any"}),
+        ("--benchmarks", {"default": "results/benchmarks"}))
+    add("check-snapshot", cmd_check_snapshot, ("stamp", {"help": "a snapshot's stamp.json"}),
+        ("--any-config", {"action": "store_true",
+                          "help": "a partial run: do not require the current config"}))
     return p
 
 

@@ -4,8 +4,9 @@
 (``.snakemake/log/<start>.snakemake.log``).
 
 Only rules that declare ``benchmark:`` are counted (training, and the E4 estimators): they are
-where the time goes. The experiment of a record is the ``e<k>`` wildcard in its path, or the
-one experiment its rule serves.
+where the time goes. The experiment of a record is the one experiment its rule serves (E4's
+estimators run on E3's datasets and on their own settings), else the ``e<k>`` wildcard in its
+path.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-# Rules whose benchmark path carries no e<k> wildcard, because they serve one experiment only.
+# Rules that serve one experiment, whatever the e<k> wildcard of their path names.
 RULE_EXPERIMENT = {"train_lm_cells": "e6", "estimate_e4_data": "e4"}
 _EXPERIMENT = re.compile(r"^e\d+$")
 LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
@@ -29,8 +30,8 @@ def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
     for path in sorted(Path(root).rglob("*.tsv")):
         rel = path.relative_to(root).with_suffix("")
         rule, *wildcards = rel.parts
-        experiment = next((w for w in wildcards if _EXPERIMENT.match(w)),
-                          RULE_EXPERIMENT.get(rule, "other"))
+        experiment = RULE_EXPERIMENT.get(rule) or next(
+            (w for w in wildcards if _EXPERIMENT.match(w)), "other")
         record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
         rows.append({"rule": rule, "experiment": experiment, "job": "/".join(wildcards),
                      "seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),

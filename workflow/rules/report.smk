@@ -62,3 +62,26 @@ rule render_report:
         " --html {output.html} --paper-config {input.paper_config} --schema {input.schema}"
         " --captions workflow/report"
         " > {log} 2>&1"
+
+
+# The published snapshot (not part of `all`): `snakemake --cores all report/paper` after a
+# complete run at the paper's settings, then commit report/paper/.
+rule snapshot:
+    input:
+        tables=TABLES,
+        claims=rules.evaluate_claims.output[0],
+        report=rules.render_report.output,
+        code=lib("snapshot"),
+    output:
+        directory("report/paper"),
+    log:
+        "logs/snapshot.log",
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        protocol=as_json(config),
+    shell:
+        "entropic-bound snapshot --params {params.protocol:q} --out {output}"
+        " --what 'the whole paper at the settings of this run'"
+        " --command 'snakemake --cores all && snakemake --cores all report/paper'"
+        " --tables {input.tables} {input.claims} --report-dir report/out > {log} 2>&1"

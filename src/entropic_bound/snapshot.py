@@ -1,0 +1,146 @@
+"""A published snapshot of a run, and the check that it still describes the repository.
+
+``report/paper/`` (the whole paper at its settings) or ``report/partial/<name>/`` holds what a
+reader needs without rerunning anything: the rendered report (Markdown, HTML, figures) when the
+run rendered one, every summary table as CSV, and ``stamp.json``: the commit the run was built
+from, the SHA-256 of the run's effective config (:func:`config_hash`), when it ran and for how
+long, its job-seconds per experiment (:mod:`costs`), and the machine. Per-cell parquet and
+weights stay in ``results/`` (git-ignored).
+
+:func:`stale_reasons` compares a stamp with a checkout: a snapshot whose commit is not in the
+history, or whose config is not the current ``config.yaml`` (with the schema's defaults), is
+reported as stale rather than trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+from .atomic import read_parquet, write_text
+from .costs import cost_summary, read_benchmarks
+from .settings import effective_config
+
+RUN_KEYS = ("profile", "overlay")  # name the run, not a setting of the experiments
+REPORT_FILES = ("report.md", "report.html")
+
+
+def config_hash(cfg: dict) -> str:
+    """SHA-256 of the config's settings as canonical JSON (sorted keys; run names left out)."""
+    settings = {k: v for k, v in cfg.items() if k not in RUN_KEYS}
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
+
+
+def _git(repo: str | Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+
+
+def head_commit(repo: str | Path = ".") -> tuple[str, bool]:
+    """(full hash of HEAD, whether tracked files differ from it)."""
+    head = _git(repo, "rev-parse", "HEAD")
+    if head.returncode:
+        raise RuntimeError(f"{repo} is not a git checkout: {head.stderr.strip()}")
+    dirty = bool(_git(repo, "status", "--porcelain", "--untracked-files=no").stdout.strip())
+    return head.stdout.strip(), dirty
+
+
+def machine() -> dict:
+    """Cores, memory and the versions that decide the numbers."""
+    import numpy
+    import pandas
+    import torch
+
+    pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    return {"cores": os.cpu_count(), "memory_gib": round(pages * page_size / 2**30, 1),
+            "cpu": platform.processor() or platform.machine(), "python": platform.python_version(),
+            "torch": torch.__version__, "numpy": numpy.__version__, "pandas": pandas.__version__}
+
+
+def run_span(benchmarks: str | Path, outputs: list[Path]) -> tuple[datetime, datetime]:
+    """(start, end) of the run from its files: the earliest benchmarked job's start (its
+    record's mtime minus its wall seconds) and the newest output. Covers every invocation of a
+    resumed run, pauses included, so the wall time is an upper bound."""
+    starts = [path.stat().st_mtime - float(path.read_text().splitlines()[1].split("\t")[0])
+              for path in Path(benchmarks).rglob("*.tsv")]
+    ends = [path.stat().st_mtime for path in outputs]
+    if not starts or not ends:
+        raise ValueError(f"no benchmark records under {benchmarks} or no outputs: nothing ran")
+    return datetime.fromtimestamp(min(starts)), datetime.fromtimestamp(max(ends))
+
+
+def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict,
+                   tables: list[str], report_dir: str | Path | None,
+                   benchmarks: str | Path = "results/benchmarks", repo: str | Path = ".",
+                   paper_config: str = "config.yaml",
+                   schema: str = "workflow/schemas/config.schema.yaml") -> dict:
+    """Write the snapshot into ``out`` (replacing its previous contents) and return the stamp.
+
+    ``tables``: parquet tables, each written as ``<name>.csv``; ``report_dir``: where the
+    rendered report and its figures are (None for a run that rendered none)."""
+    commit, dirty = head_commit(repo)  # before writing: the snapshot folder itself is tracked
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    written = []
+    for table in map(Path, tables):
+        target = out / f"{table.stem}.csv"
+        write_text(target, read_parquet(table).to_csv(index=False))
+        written.append(table)
+    if report_dir is not None:
+        report_dir = Path(report_dir)
+        for path in [*(report_dir / f for f in REPORT_FILES), *sorted(report_dir.glob("*.png"))]:
+            shutil.copy2(path, out / path.name)
+            written.append(path)
+    start, end = run_span(benchmarks, written)
+    records = read_benchmarks(benchmarks)
+    per_experiment = cost_summary(records, "experiment")
+    ours = config_hash(run_config)
+    stamp = {
+        "what": what,
+        "command": command,
+        "commit": commit,
+        "dirty": dirty,
+        "config_sha256": ours,
+        "paper_config": ours == config_hash(effective_config(paper_config, schema)),
+        "started": start.isoformat(timespec="seconds"),
+        "finished": end.isoformat(timespec="seconds"),
+        "wall_seconds": round((end - start).total_seconds()),
+        "job_seconds": {row.experiment: round(row.job_seconds)
+                        for row in per_experiment.itertuples()},
+        "jobs_benchmarked": int(len(records)),
+        "machine": machine(),
+        "files": sorted(p.name for p in out.iterdir()),
+    }
+    write_text(out / "stamp.json", json.dumps(stamp, indent=1) + "\n")
+    return stamp
+
+
+def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
+                  paper_config: str = "config.yaml",
+                  schema: str = "workflow/schemas/config.schema.yaml",
+                  require_current_config: bool = True) -> list[str]:
+    """Why the snapshot of ``stamp_path`` does not describe the checkout ``repo`` (empty: it
+    does): its commit is unknown or not an ancestor of HEAD, it was built from uncommitted
+    code, or (when ``require_current_config``) its config hash is not the current config's."""
+    stamp = json.loads(Path(stamp_path).read_text())
+    commit = stamp.get("commit", "")
+    reasons = []
+    if _git(repo, "cat-file", "-e", f"{commit}^{{commit}}").returncode:
+        reasons.append(f"commit {commit!r} is not in this repository's history")
+    elif _git(repo, "merge-base", "--is-ancestor", commit, "HEAD").returncode:
+        reasons.append(f"commit {commit} is not an ancestor of HEAD")
+    if stamp.get("dirty"):
+        reasons.append("built from a checkout with uncommitted changes")
+    current = config_hash(effective_config(str(Path(repo, paper_config)),
+                                           str(Path(repo, schema))))
+    if require_current_config and stamp.get("config_sha256") != current:
+        reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
+                       f"{paper_config}'s {current}: the settings changed since")
+    return reasons

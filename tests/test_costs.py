@@ -1,0 +1,39 @@
+"""Cost summary from Snakemake's benchmark files: experiments and totals of a constructed run."""
+
+import pandas as pd
+import pytest
+
+from entropic_bound.costs import cost_summary, read_benchmarks
+
+HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+
+
+def bench(root, rel, seconds, rss=100.0):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{seconds}\t0:00:01\t{rss}\t0\t0\t0\t0\t0\t0\t{seconds}\n")
+
+
+def test_each_record_is_charged_to_the_experiment_its_rule_serves(tmp_path):
+    bench(tmp_path, "train_grid_cells/e3/linear_qk/sharp/r1/s0.tsv", 100.0, rss=400)
+    bench(tmp_path, "train_grid_cells/e5/linear_qk/flat/r4/s0.tsv", 30.0)
+    # E4 runs on E3's datasets and on its own settings: both are E4's cost, not E3's.
+    bench(tmp_path, "estimate_e4_data/e3/softmax_qk/sharp/r2/s0.tsv", 20.0)
+    bench(tmp_path, "estimate_e4_data/e4_size/softmax_qk/sharp/r2/s10.tsv", 10.0, rss=900)
+    bench(tmp_path, "train_lm_cells/english/d64/s0.tsv", 15.0)
+    records = read_benchmarks(tmp_path)
+    assert dict(zip(records["job"], records["experiment"])) == {
+        "e3/linear_qk/sharp/r1/s0": "e3", "e5/linear_qk/flat/r4/s0": "e5",
+        "e3/softmax_qk/sharp/r2/s0": "e4", "e4_size/softmax_qk/sharp/r2/s10": "e4",
+        "english/d64/s0": "e6"}
+    summary = cost_summary(records, "experiment").set_index("experiment")
+    assert summary.loc["e3", "job_seconds"] == 100.0
+    assert summary.loc["e4", "job_seconds"] == 30.0 and summary.loc["e4", "jobs"] == 2
+    assert summary.loc["e4", "peak_rss_mb"] == 900.0
+    assert summary.loc["total", "job_seconds"] == pytest.approx(175.0)
+    assert summary.index[0] == "e3" and summary.index[-1] == "total"  # most expensive first
+
+
+def test_no_benchmarks_give_an_empty_summary(tmp_path):
+    records = read_benchmarks(tmp_path)
+    assert records.empty and isinstance(cost_summary(records, "rule"), pd.DataFrame)

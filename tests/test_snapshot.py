@@ -1,0 +1,114 @@
+"""Published snapshots: what one holds, and the stamp check that flags a stale one."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from entropic_bound.atomic import write_parquet
+from entropic_bound.settings import effective_config
+from entropic_bound.snapshot import config_hash, stale_reasons, write_snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG, SCHEMA = "config.yaml", "workflow/schemas/config.schema.yaml"
+BENCH_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+@pytest.fixture()
+def run(tmp_path):
+    """A repository with the real config and schema, and the files of a finished tiny run."""
+    (tmp_path / "workflow/schemas").mkdir(parents=True)
+    shutil.copy(ROOT / CONFIG, tmp_path / CONFIG)
+    shutil.copy(ROOT / SCHEMA, tmp_path / SCHEMA)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git(tmp_path, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "run")
+    tables = tmp_path / "results/tables"
+    tables.mkdir(parents=True)
+    write_parquet(tables / "table4.parquet", pd.DataFrame({"r_star": [1, 2],
+                                                           "estimate": [1.0, 2.5]}))
+    report = tmp_path / "report/out"
+    report.mkdir(parents=True)
+    for name in ("report.md", "report.html", "table4.png"):
+        (report / name).write_text(name)
+    bench = tmp_path / "results/benchmarks/train_grid_cells/e3/linear_qk/sharp/r1/s0.tsv"
+    bench.parent.mkdir(parents=True)
+    bench.write_text(BENCH_HEADER + "120.5\t0:02:00\t400\t0\t0\t0\t0\t0\t0\t118\n")
+    return tmp_path
+
+
+def snapshot(run, cfg):
+    return write_snapshot(run / "report/paper", what="test", command="snakemake", run_config=cfg,
+                          tables=[str(run / "results/tables/table4.parquet")],
+                          report_dir=run / "report/out", benchmarks=run / "results/benchmarks",
+                          repo=run, paper_config=str(run / CONFIG), schema=str(run / SCHEMA))
+
+
+def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
+    cfg = effective_config(str(run / CONFIG), str(run / SCHEMA))
+    stamp = snapshot(run, {**cfg, "profile": "x", "overlay": "x"})  # run names are no setting
+    out = run / "report/paper"
+    assert pd.read_csv(out / "table4.csv")["estimate"].tolist() == [1.0, 2.5]
+    assert (out / "report.html").read_text() == "report.html" and (out / "table4.png").exists()
+    assert stamp["commit"] == git(run, "rev-parse", "HEAD") and stamp["dirty"] is False
+    assert stamp["paper_config"] is True and stamp["config_sha256"] == config_hash(cfg)
+    assert stamp["job_seconds"] == {"e3": 120, "total": 120} and stamp["jobs_benchmarked"] == 1
+    assert stamp["wall_seconds"] >= 120  # from the first job's start to the newest output
+    assert stamp["machine"]["cores"] >= 1 and stamp["machine"]["torch"]
+    assert json.loads((out / "stamp.json").read_text()) == stamp
+    assert stale_reasons(out / "stamp.json", run) == []
+
+
+def test_a_stale_snapshot_is_flagged(run):
+    cfg = effective_config(str(run / CONFIG), str(run / SCHEMA))
+    snapshot(run, cfg)
+    stamp_path = run / "report/paper/stamp.json"
+    # Later commits keep it valid while the config is unchanged.
+    (run / "notes.txt").write_text("later work")
+    git(run, "add", "notes.txt")
+    git(run, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "later")
+    assert stale_reasons(stamp_path, run) == []
+    # A changed setting makes the published numbers stale.
+    config = run / CONFIG
+    config.write_text(config.read_text().replace("sigma: 0.05", "sigma: 0.1", 1))
+    assert any("config hash" in r for r in stale_reasons(stamp_path, run))
+    assert stale_reasons(stamp_path, run, require_current_config=False) == []
+    # A commit that is not in the history.
+    stamp = json.loads(stamp_path.read_text())
+    stamp_path.write_text(json.dumps({**stamp, "commit": "0" * 40}))
+    assert any("not in this repository's history" in r
+               for r in stale_reasons(stamp_path, run, require_current_config=False))
+
+
+def test_a_snapshot_of_a_run_with_other_settings_says_so(run):
+    cfg = effective_config(str(run / CONFIG), str(run / SCHEMA))
+    cfg["e3"] = {**cfg["e3"], "n": 256}
+    assert snapshot(run, cfg)["paper_config"] is False
+
+
+PUBLISHED = sorted(ROOT.glob("report/**/stamp.json"))
+
+
+@pytest.mark.parametrize("stamp", PUBLISHED, ids=lambda p: str(p.parent.relative_to(ROOT)))
+def test_published_snapshots_describe_this_repository(stamp):
+    """report/paper must match the current commit history and config.yaml; a partial snapshot
+    (report/partial/...) records a restricted run, so only its commit is checked."""
+    paper = stamp.parent == ROOT / "report/paper"
+    assert stale_reasons(stamp, ROOT, require_current_config=paper) == []
+
+
+def test_the_paper_snapshot_is_published():
+    if not (ROOT / "report/paper/stamp.json").exists():
+        pytest.skip("report/paper not published yet: it needs one complete run at the "
+                    "paper's settings (issue 11)")
+    stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
+    assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
+        stamp["files"])
