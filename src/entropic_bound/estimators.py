@@ -113,8 +113,8 @@ def _normal_equations(x, z, t, w, center_rows, chunk, gram):
                 zc = zc - zc.mean(axis=1, keepdims=True)
                 tc = tc - tc.mean(axis=-1, keepdims=True)
             if not given:
-                left = np.einsum("nia,nib->nab", xc, xc)  # G_n = X_n^T X_n
-                right = np.einsum("nja,njb->nab", zc, zc)  # H_n = Z~_n^T Z~_n
+                left = xc.transpose(0, 2, 1) @ xc  # G_n = X_n^T X_n
+                right = zc.transpose(0, 2, 1) @ zc  # H_n = Z~_n^T Z~_n
                 rows = xc.shape[0]
         else:
             if given:
@@ -124,11 +124,11 @@ def _normal_equations(x, z, t, w, center_rows, chunk, gram):
             right = wz.transpose(0, 1, 3, 2) @ zc[:, None]  # sum_j w z z^T per row (n, I, d, d)
             if center_rows:
                 wsum = wc.sum(axis=-1)  # (n, I)
-                zbar = np.einsum("nij,njc->nic", wc, zc) / wsum[..., None]
+                zbar = (wc @ zc) / wsum[..., None]
                 tc = tc - (wc * tc).sum(-1, keepdims=True) / wsum[..., None]
-                right -= wsum[..., None, None] * np.einsum("nic,nie->nice", zbar, zbar)
+                right -= wsum[..., None, None] * (zbar[..., :, None] * zbar[..., None, :])
             tc = wc * tc  # the centred t has zero weighted row mean, so z needs no centring
-            left = np.einsum("nia,nib->niab", xc, xc)
+            left = xc[..., :, None] * xc[..., None, :]  # x_ni x_ni^T
             rows = xc.shape[0] * xc.shape[1]
         if not given:
             g4 = (left.reshape(rows, d * d).T @ right.reshape(rows, d * d)).reshape(d, d, d, d)
