@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 from conftest import schema_defaults
 
-from entropic_bound.estimators import kernel_from_mixers, recovered_mixers
+from entropic_bound.data import write_dataset
+from entropic_bound.estimators import kernel_from_mixers, predictability, recovered_mixers
 from entropic_bound.fit_rank import heldout_rank, least_squares_v, loss_and_grad
 from entropic_bound.report import open_problem_note
 from entropic_bound.tables import table4
@@ -90,7 +91,11 @@ def estimates_frame():
                              "estimate": est, "numerical_rank": 1.0, "rank_tol1e-2": 1.0,
                              "gap_rank": 1.0, "v_sigma_min": 0.5, "gd_rank": 1.0,
                              "reff_energy": 1.0, "teacher_reff_energy": float(r_star),
-                             "seconds": 2.0 if name == "a" else 4.0})
+                             "seconds": 2.0 if name == "a" else 4.0,
+                             "z_below": 20.0 + r_star if name == "b" else np.nan,
+                             "z_at": -1.0 - seed if name == "b" else np.nan,
+                             "full_fit_over_floor": 1.0 + 0.01 * seed if name == "b"
+                             else np.nan})
     return pd.DataFrame(rows)
 
 
@@ -104,6 +109,9 @@ def test_table4_scores_every_setting_and_names_the_misses():
     assert s.loc[("e3", "a"), "r_stars_missed"] == "2 (1)"
     assert s.loc[("e3", "b"), "r_stars_missed"] == ""
     assert s.loc[("e3", "b"), "seconds_per_dataset"] == 4.0
+    assert s.loc[("e3", "b"), "z_below_min"] == 21.0 and s.loc[("e3", "b"), "z_at_max"] == -1.0
+    assert s.loc[("e3", "b"), "full_fit_over_floor_max"] == pytest.approx(1.01)
+    assert np.isnan(s.loc[("e3", "a"), "z_below_min"])
     assert len(scores) == 4
 
 
@@ -118,3 +126,21 @@ def test_open_problem_verdict_names_the_best_estimator_and_where_it_misses():
     note = open_problem_note(table4(frame)[1])
     assert note.startswith("Open problem (i) not answered")
     assert "b, is exact on 7/8" in note and "e4_size/sharp: r* 2 (1)" in note
+
+
+def test_predictability_rows_carry_the_selection_and_its_margins(tmp_path):
+    path = tmp_path / "d.npz"
+    write_dataset(TeacherSpec("softmax_qk", T=6, d=8, r_star=2, n=600, sigma=0.05, seed=7), path)
+    frame = predictability(str(path), str(tmp_path / "e.parquet"), setting="e3",
+                           iterations=E4["als_iterations"], shrinkage=E4["shrinkage"],
+                           eps=E4["eps"], tol=schema_defaults("spectra")["tol"],
+                           heldout_fraction=E4["heldout_fraction"], z_crit=E4["z_crit"],
+                           fit_iterations=E4["fit_iterations"]).set_index("estimator")
+    for name in ("heldout_fit", "heldout_fit_als"):
+        row = frame.loc[name]
+        assert row["estimate"] == 2 and row["numerical_rank"] == 2
+        assert row["z_below"] > E4["z_crit"] >= row["z_at"]
+        assert 0.9 < row["full_fit_over_floor"] < 1.2  # the reference fit converged
+        assert row["seconds"] >= frame.loc["v_known" if name == "heldout_fit" else
+                                           "als_nuclear", "seconds"]
+    assert frame.drop(index=["heldout_fit", "heldout_fit_als"])["z_at"].isna().all()

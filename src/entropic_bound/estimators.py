@@ -237,7 +237,11 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
     estimate is the selected rank itself and whose matrix is the fitted kernel of that rank.
     Columns: numerical_rank (binding tolerance), rank_tol1e-2 (relative tolerance 1e-2),
     gap_rank (largest singular-value gap), gd_rank, reff, reff_energy of the estimated matrix,
-    ``estimate``: the number each estimator offers as its guess of r*; ``seconds``: wall time
+    ``estimate``: the number each estimator offers as its guess of r*; for the held-out fits
+    ``z_below`` and ``z_at``, the paired statistic at r_hat - 1 and at r_hat (how clearly the
+    selection was made) and ``full_fit_over_floor``, the full-rank reference fit's held-out
+    loss over the Bayes floor sigma^2 T d (about 1 when that fit converged; the selection is
+    only meaningful then); ``seconds``: wall time
     of the estimator on this dataset including the steps it builds on (wall-clock, so the only
     column that differs between identical runs: ``TIMING_COLUMNS``); the dataset's setting,
     spectrum and sigma_min(V*) (``v_sigma_min``): Y V*^-1 amplifies noise by up to
@@ -286,6 +290,12 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
         sel = selections.get(row["estimator"])
         row["estimate"] = float(sel.rank) if sel else row["reff_energy"]
         row["seconds"] = seconds[row["estimator"]]
+        # the selection's margins: z(r_hat - 1) > z_crit >= z(r_hat) (NaN: not a selection)
+        row["z_below"] = sel.z.get(sel.rank - 1, np.nan) if sel else np.nan
+        row["z_at"] = sel.z[sel.rank] if sel else np.nan
+        # the reference fit's held-out loss over the Bayes floor sigma^2 T d: ~1 when it
+        # converged; far above 1, every rank "matches" it and the selection means nothing
+        row["full_fit_over_floor"] = sel.heldout_full / spec.noise_floor if sel else np.nan
     by_name = {row["estimator"]: row for row in rows}
     kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
     rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})

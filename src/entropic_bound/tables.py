@@ -252,9 +252,12 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     the smallest sigma_min(V*) over seeds, and the teacher's R~eff(K*).
     ``table4_scores``: per (setting, spectrum, teacher, estimator), over every r* and seed:
     mae = mean |estimate - r*|, hits = #(round(estimate) = r*), n, mae_energy = mean
-    |estimate - R~eff(K*)|, r_stars_missed ("r* (count)" of the datasets missed) and
-    seconds_per_dataset (mean wall time); the paper's grid first, ranked by mae within each
-    (setting, spectrum, teacher).
+    |estimate - R~eff(K*)|, r_stars_missed ("r* (count)" of the datasets missed),
+    seconds_per_dataset (mean wall time) and, for the held-out fits, the closest calls:
+    z_below_min (smallest z at r_hat - 1), z_at_max (largest z at r_hat) and
+    full_fit_over_floor_max (worst reference fit: held-out loss over sigma^2 T d, ~1 when
+    converged); the paper's grid
+    first, ranked by mae within each (setting, spectrum, teacher).
     """
     keys = ["teacher", "r_star", "estimator"]
     g = estimates[estimates["setting"] == PAPER_GRID].groupby(keys, sort=True)
@@ -275,7 +278,9 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     scores = e.groupby(by).agg(
         mae=("abs_err", "mean"), hits=("hit", "sum"), n=("hit", "size"),
         mae_energy=("abs_err_energy", "mean"),
-        seconds_per_dataset=("seconds", "mean")).reset_index()
+        seconds_per_dataset=("seconds", "mean"),
+        z_below_min=("z_below", "min"), z_at_max=("z_at", "max"),
+        full_fit_over_floor_max=("full_fit_over_floor", "max")).reset_index()
     missed = e[~e["hit"]].groupby(by)["r_star"].apply(
         lambda r: ", ".join(f"{k} ({v})" for k, v in sorted(r.value_counts().items())))
     scores["r_stars_missed"] = scores.set_index(by).index.map(missed).fillna("")
