@@ -12,8 +12,7 @@ import pandas as pd
 from . import spectra
 from .atomic import write_parquet
 from .data import load_arrays, load_spec
-from .fit_rank import heldout_rank
-from .mixers import softmax_rows
+from .fit_rank import heldout_rank, kernel_mixers
 
 # Wall-clock columns: measurements of this machine, not results; the only columns that may
 # differ between two runs of the same config and seed.
@@ -183,12 +182,6 @@ def soft_threshold(k: np.ndarray, fraction: float) -> np.ndarray:
     return (u * np.maximum(s - fraction * s[0], 0.0)) @ vt
 
 
-def _mixers(kind: str, x: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """M_K(X_n) of eq. 9 as batched matmuls (the teacher's einsum is exact but slow here)."""
-    scores = (x @ k) @ x.transpose(0, 2, 1) / np.sqrt(x.shape[-1])
-    return scores if kind == "linear_qk" else softmax_rows(scores)
-
-
 def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
                shrinkage: float, eps: float) -> tuple[np.ndarray, np.ndarray, list[float]]:
     """V unknown: alternate least squares over (K, V) (SPEC E4), from V = I.
@@ -215,7 +208,7 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
             k = kernel_from_mixers(kind, x, recovered_mixers(x, y, v), eps=eps, gram=gram)
         if shrinkage > 0:
             k = soft_threshold(k, shrinkage)
-        sx = (_mixers(kind, x, k) @ x).reshape(n * T, d)
+        sx = (kernel_mixers(kind, x, k) @ x).reshape(n * T, d)
         v = np.linalg.solve(sx.T @ sx, sx.T @ y.reshape(n * T, d))  # normal equations, d x d
         history.append(float(((sx @ v - y.reshape(n * T, d)) ** 2).sum() / n))
     return k, v, history

@@ -23,7 +23,7 @@ import pandas as pd
 from . import published as P
 from .atomic import read_parquet, write_bytes, write_text
 from .claims import CLAIM, load_tables, paper_v_energy_percentile
-from .settings import effective_config, flat_settings
+from .settings import RUN_KEYS, effective_config, flat_settings
 from .tables import PAPER_GRID
 
 Tables = dict[str, pd.DataFrame]
@@ -393,8 +393,6 @@ SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
 ]
 
 
-# Keys that name the run rather than a setting of the experiments.
-RUN_KEYS = ("profile", "overlay")
 
 
 def settings_diff(run: dict, paper: dict) -> pd.DataFrame:
@@ -409,16 +407,13 @@ def settings_diff(run: dict, paper: dict) -> pd.DataFrame:
 
 def git_commit(where: str | Path = ".") -> str:
     """``HEAD``'s short hash, ``+dirty`` when tracked files differ from it; or why not."""
-    import subprocess
+    from .snapshot import head_commit
 
-    def git(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True)
-
-    head = git("rev-parse", "--short=12", "HEAD")
-    if head.returncode:
+    try:
+        commit, dirty = head_commit(where)
+    except RuntimeError:
         return "not a git checkout"
-    dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
-    return head.stdout.strip() + ("+dirty" if dirty else "")
+    return commit[:12] + ("+dirty" if dirty else "")
 
 
 def run_info(benchmarks: str | Path = "results/benchmarks",

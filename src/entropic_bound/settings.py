@@ -14,6 +14,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# Config keys that name the run (a profile and its settings file), not a setting of the
+# experiments: left out of settings diffs and config hashes.
+RUN_KEYS = ("profile", "overlay")
+
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _WORDS = {"true": True, "false": False, "null": None, "~": None}
 

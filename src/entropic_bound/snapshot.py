@@ -25,9 +25,8 @@ from pathlib import Path
 
 from .atomic import read_parquet, write_text
 from .costs import cost_summary, read_benchmarks
-from .settings import effective_config
+from .settings import RUN_KEYS, effective_config
 
-RUN_KEYS = ("profile", "overlay")  # name the run, not a setting of the experiments
 REPORT_FILES = ("report.md", "report.html")
 
 
