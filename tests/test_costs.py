@@ -1,9 +1,19 @@
 """Cost summary from Snakemake's benchmark files: experiments and totals of a constructed run."""
 
+import os
+from datetime import datetime, timedelta
+
 import pandas as pd
 import pytest
 
-from entropic_bound.costs import cost_summary, read_benchmarks
+from entropic_bound.costs import (
+    LOG_STAMP,
+    cost_summary,
+    invocations,
+    read_benchmarks,
+    run_started,
+    running_seconds,
+)
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -37,3 +47,28 @@ def test_each_record_is_charged_to_the_experiment_its_rule_serves(tmp_path):
 def test_no_benchmarks_give_an_empty_summary(tmp_path):
     records = read_benchmarks(tmp_path)
     assert records.empty and isinstance(cost_summary(records, "rule"), pd.DataFrame)
+
+
+def snakemake_log(log_dir, start: datetime, seconds: float) -> None:
+    """A Snakemake log as Snakemake leaves it: named after its start, last written at its end."""
+    path = log_dir / f"{start.strftime(LOG_STAMP)}.snakemake.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("...")
+    end = (start + timedelta(seconds=seconds)).timestamp()
+    os.utime(path, (end, end))
+
+
+def test_a_resumed_run_counts_the_time_snakemake_ran_not_the_pauses(tmp_path):
+    t0 = datetime(2026, 11, 30, 14, 0, 0)
+    snakemake_log(tmp_path, t0, 3600)  # interrupted after an hour
+    snakemake_log(tmp_path, t0 + timedelta(hours=5), 1800)  # resumed five hours later
+    snakemake_log(tmp_path, t0 + timedelta(hours=5, minutes=10), 60)  # a dry run during it
+    (tmp_path / "notes.log").write_text("not a Snakemake log")
+    runs = invocations(tmp_path)
+    assert runs["seconds"].tolist() == [3600, 1800, 60]
+    assert run_started(tmp_path) == t0 + timedelta(hours=5, minutes=10)
+    end = t0 + timedelta(hours=5, minutes=30)
+    assert running_seconds(runs, t0, end) == 5400  # the overlapping dry run counted once
+    # Clipped to the span asked for: from the second invocation on.
+    assert running_seconds(runs, t0 + timedelta(hours=5), end) == 1800
+    assert invocations(tmp_path / "none").empty and run_started(tmp_path / "none") is None

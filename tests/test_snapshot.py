@@ -3,12 +3,14 @@
 import json
 import shutil
 import subprocess
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from entropic_bound.atomic import write_parquet
+from entropic_bound.costs import LOG_STAMP
 from entropic_bound.settings import effective_config
 from entropic_bound.snapshot import config_hash, stale_reasons, write_snapshot
 
@@ -42,6 +44,11 @@ def run(tmp_path):
     bench = tmp_path / "results/benchmarks/train_grid_cells/e3/linear_qk/sharp/r1/s0.tsv"
     bench.parent.mkdir(parents=True)
     bench.write_text(BENCH_HEADER + "120.5\t0:02:00\t400\t0\t0\t0\t0\t0\t0\t118\n")
+    # The run's one Snakemake invocation: started before that job, last log line after it.
+    started = (datetime.now() - timedelta(seconds=200)).strftime(LOG_STAMP)
+    log = tmp_path / f".snakemake/log/{started}.snakemake.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("...")
     return tmp_path
 
 
@@ -49,7 +56,8 @@ def snapshot(run, cfg):
     return write_snapshot(run / "report/paper", what="test", command="snakemake", run_config=cfg,
                           tables=[str(run / "results/tables/table4.parquet")],
                           report_dir=run / "report/out", benchmarks=run / "results/benchmarks",
-                          repo=run, paper_config=str(run / CONFIG), schema=str(run / SCHEMA))
+                          repo=run, paper_config=str(run / CONFIG), schema=str(run / SCHEMA),
+                          log_dir=run / ".snakemake/log")
 
 
 def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
@@ -62,6 +70,7 @@ def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
     assert stamp["paper_config"] is True and stamp["config_sha256"] == config_hash(cfg)
     assert stamp["job_seconds"] == {"e3": 120, "total": 120} and stamp["jobs_benchmarked"] == 1
     assert stamp["wall_seconds"] >= 120  # from the first job's start to the newest output
+    assert stamp["invocations"] == 1 and 0 < stamp["running_seconds"] <= stamp["wall_seconds"]
     assert stamp["machine"]["cores"] >= 1 and stamp["machine"]["torch"]
     assert json.loads((out / "stamp.json").read_text()) == stamp
     assert stale_reasons(out / "stamp.json", run) == []

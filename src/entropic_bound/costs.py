@@ -54,12 +54,35 @@ def cost_summary(records: pd.DataFrame, by: str) -> pd.DataFrame:
     return pd.concat([grouped, total], ignore_index=True) if len(grouped) else grouped
 
 
-def run_started(log_dir: str | Path = ".snakemake/log") -> datetime | None:
-    """Local start time of the newest Snakemake run (its log file is named after it)."""
-    stamps = []
+def invocations(log_dir: str | Path = ".snakemake/log") -> pd.DataFrame:
+    """One row per Snakemake invocation that left a log: start (the log's name), end (its last
+    write) and seconds, oldest first. A run resumed after an interruption has several."""
+    rows = []
     for path in Path(log_dir).glob("*.snakemake.log"):
         try:
-            stamps.append(datetime.strptime(path.name.removesuffix(".snakemake.log"), LOG_STAMP))
+            start = datetime.strptime(path.name.removesuffix(".snakemake.log"), LOG_STAMP)
         except ValueError:
             continue
-    return max(stamps, default=None)
+        end = max(start, datetime.fromtimestamp(path.stat().st_mtime))
+        rows.append({"start": start, "end": end, "seconds": (end - start).total_seconds()})
+    frame = pd.DataFrame(rows, columns=["start", "end", "seconds"])
+    return frame.sort_values("start", ignore_index=True)
+
+
+def running_seconds(runs: pd.DataFrame, start: datetime, end: datetime) -> float:
+    """Seconds Snakemake was running between ``start`` and ``end``: the invocations of
+    :func:`invocations` clipped to that span, overlaps counted once. Unlike end - start, the
+    pauses between the invocations of a resumed run are not counted."""
+    total, reached = 0.0, start
+    for run in runs.itertuples():
+        lo, hi = max(run.start, reached), min(run.end, end)
+        if hi > lo:
+            total += (hi - lo).total_seconds()
+        reached = max(reached, hi)
+    return total
+
+
+def run_started(log_dir: str | Path = ".snakemake/log") -> datetime | None:
+    """Local start time of the newest Snakemake run (its log file is named after it)."""
+    runs = invocations(log_dir)
+    return None if runs.empty else runs["start"].iloc[-1].to_pydatetime()

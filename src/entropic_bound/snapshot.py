@@ -4,8 +4,10 @@
 reader needs without rerunning anything: the rendered report (Markdown, HTML, figures) when the
 run rendered one, every summary table as CSV, and ``stamp.json``: the commit the run was built
 from, the SHA-256 of the run's effective config (:func:`config_hash`), when it ran and for how
-long, its job-seconds per experiment (:mod:`costs`), and the machine. Per-cell parquet and
-weights stay in ``results/`` (git-ignored).
+long (``wall_seconds``: first job's start to newest output; ``running_seconds``: the time
+Snakemake was running in that span, which leaves out the pauses of a run resumed over several
+``invocations``), its job-seconds per experiment (:mod:`costs`), and the machine. Per-cell
+parquet and weights stay in ``results/`` (git-ignored).
 
 :func:`stale_reasons` compares a stamp with a checkout: a snapshot whose commit is not in the
 history, or whose config is not the current ``config.yaml`` (with the schema's defaults), is
@@ -24,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .atomic import read_parquet, write_text
-from .costs import cost_summary, read_benchmarks
+from .costs import cost_summary, invocations, read_benchmarks, running_seconds
 from .settings import RUN_KEYS, effective_config
 
 REPORT_FILES = ("report.md", "report.html")
@@ -76,6 +78,7 @@ def run_span(benchmarks: str | Path, outputs: list[Path]) -> tuple[datetime, dat
 def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict,
                    tables: list[str], report_dir: str | Path | None,
                    benchmarks: str | Path = "results/benchmarks", repo: str | Path = ".",
+                   log_dir: str | Path = ".snakemake/log",
                    paper_config: str = "config.yaml",
                    schema: str = "workflow/schemas/config.schema.yaml") -> dict:
     """Write the snapshot into ``out`` (replacing its previous contents) and return the stamp.
@@ -99,6 +102,7 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
             written.append(path)
     start, end = run_span(benchmarks, written)
     records = read_benchmarks(benchmarks)
+    runs = invocations(log_dir)
     per_experiment = cost_summary(records, "experiment")
     ours = config_hash(run_config)
     stamp = {
@@ -111,6 +115,8 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
         "started": start.isoformat(timespec="seconds"),
         "finished": end.isoformat(timespec="seconds"),
         "wall_seconds": round((end - start).total_seconds()),
+        "running_seconds": round(running_seconds(runs, start, end)),
+        "invocations": int(((runs["end"] > start) & (runs["start"] < end)).sum()),
         "job_seconds": {row.experiment: round(row.job_seconds)
                         for row in per_experiment.itertuples()},
         "jobs_benchmarked": int(len(records)),
