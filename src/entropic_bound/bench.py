@@ -11,6 +11,13 @@ difference of the final losses and of the learned kernels' R~eff, and the floor:
 cell of the cheapest known formulation run at the matmul ceiling (:func:`floor_flops`), with
 the ratio over the naive loop that such a perfect trainer would reach ("max ratio"), i.e. the
 most this hardware allows. Not a test: it measures.
+
+With ``--dag`` it also prices the whole training DAG of the grids (E3, E5) from those per-cell
+costs: every student of the paper's config at the seconds per step of the cell of its
+experiment, kind, role and order (the fast trainer's Gram or kernel order; within an order the
+step's flops scale the cost to the student's rank), and at the floor; given a finished run
+(``--dag results/benchmarks``) it prints the run's measured job-seconds beside the estimate,
+and the run's total over every rule.
 """
 
 from __future__ import annotations
@@ -31,9 +38,15 @@ CELLS = {
     "e3 softmax_qk sweep (r*=4, r=3)": ("e3", "softmax_qk", 4, 3, "sweep"),
     "e3 linear_qk recovery (r=d)": ("e3", "linear_qk", 4, None, "recovery"),
     "e3 softmax_qk recovery (r=d)": ("e3", "softmax_qk", 4, None, "recovery"),
+    "e5 linear_qk sweep (r*=4, r=3)": ("e5", "linear_qk", 4, 3, "sweep"),
+    "e5 linear_qk sweep (r*=4, r=8)": ("e5", "linear_qk", 4, 8, "sweep"),
+    "e5 linear_qk recovery (r=d)": ("e5", "linear_qk", 4, None, "recovery"),
     "e2 ladder B1 (linear QK, r=r*)": ("e2", "linear_qk", None, None, "sweep"),
     "e2 ladder B2 (softmax QK, r=r*)": ("e2", "softmax_qk", None, None, "sweep"),
 }
+# The grids whose every student the cells above price (the fast trainer's students of E3 and
+# E5); the ladder's autograd classes of E1/E2 have no cell for each class and stay unpriced.
+GRID_EXPERIMENTS = ("e3", "e5")
 PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
 
 
@@ -92,6 +105,68 @@ def floor_flops(kind: str, n: int, T: int, d: int, r: int) -> float:
     if kind == "linear_qk":
         best = min(best, 10.0 * n * r * d * (T + d))
     return float(best)
+
+
+def order(kind: str, role: str, r: int) -> str:
+    """The fast trainer's formulation of a student: "gram" or "kernel" (:class:`fast.QKBatch`)."""
+    from .fast import GRAM_MAX_RANK
+
+    return "gram" if kind == "linear_qk" and role == "sweep" and r <= GRAM_MAX_RANK else "kernel"
+
+
+def grid_students(paper: dict) -> list[dict]:
+    """Every student the grids of ``paper`` (the effective config) train, one row per student
+    and dataset family: experiment, kind, role, rank r, steps, datasets (seeds x spectra), and
+    the shape n, T, d. Built by the trainer's own plan (:func:`train_grid.students_of`)."""
+    from .teachers import TeacherSpec
+    from .train_grid import GridTraining, students_of
+
+    rows = []
+    for exp in GRID_EXPERIMENTS:
+        c = paper[exp]
+        train = GridTraining(**c["train"])
+        datasets = len(c["seeds"]) * len(c.get("spectra", ["sharp"]))
+        for kind in c["teachers"]:
+            for r_star in c["r_stars"]:
+                spec = TeacherSpec(kind, T=c["T"], d=c["d"], r_star=r_star, n=c["n"],
+                                   sigma=c["sigma"], seed=0)
+                rows += [{"experiment": exp, "kind": kind, "role": s.role, "r": s.r,
+                          "steps": s.steps, "datasets": datasets, "n": c["n"], "T": c["T"],
+                          "d": c["d"]} for s in students_of(spec, train)]
+    return rows
+
+
+def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float) -> list[dict]:
+    """Job-seconds of each grid's training, priced from per-cell costs.
+
+    ``seconds_per_step``: the fast trainer's measured seconds per step of each cell in CELLS.
+    A student costs steps x datasets x the seconds per step of the cell with its experiment,
+    kind, role and :func:`order`, times step_flops(student r) / step_flops(cell r); its floor
+    is floor_flops at the matmul ``ceiling`` (GFLOP/s). Students with no such cell are counted
+    in ``unpriced_steps``."""
+    cells = {name: paper_cell(name, paper) for name in seconds_per_step}
+    out: dict[str, dict] = {}
+    for st in grid_students(paper):
+        row = out.setdefault(st["experiment"], {"experiment": st["experiment"], "students": 0,
+                                                "student_steps": 0, "estimate_s": 0.0,
+                                                "floor_s": 0.0, "unpriced_steps": 0})
+        steps = st["steps"] * st["datasets"]
+        shape = (st["n"], st["T"], st["d"])
+        row["students"] += st["datasets"]
+        row["student_steps"] += steps
+        row["floor_s"] += steps * floor_flops(st["kind"], *shape, st["r"]) / (ceiling * 1e9)
+        match = next((name for name, cell in cells.items()
+                      if CELLS[name][0] == st["experiment"] and cell.kind == st["kind"]
+                      and CELLS[name][4] == st["role"]
+                      and order(cell.kind, CELLS[name][4], cell.r)
+                      == order(st["kind"], st["role"], st["r"])), None)
+        if match is None:
+            row["unpriced_steps"] += steps
+            continue
+        scale = (step_flops("fast", st["kind"], *shape, st["r"])
+                 / step_flops("fast", st["kind"], *shape, cells[match].r))
+        row["estimate_s"] += steps * seconds_per_step[match] * scale
+    return list(out.values())
 
 
 def matmul_ceiling(threads: int, device: str) -> float:
@@ -180,6 +255,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--cells", nargs="*", default=list(CELLS), help="cell names to run")
     parser.add_argument("--json", help="also write the rows to this JSON file")
+    parser.add_argument("--dag", nargs="?", const="", metavar="BENCHMARKS",
+                        help="also price the grids' whole training DAG from the cells; with a "
+                             "finished run's benchmark folder (results/benchmarks), beside its "
+                             "measured job-seconds")
     a = parser.parse_args(argv)
     from .settings import effective_config
 
@@ -210,6 +289,7 @@ def main(argv: list[str] | None = None) -> None:
                "floor_s_per_cell": floor_s * paper_steps,
                "max_ratio": nv.seconds_per_step / floor_s,
                "fast_s_per_cell": fs.seconds_per_step * paper_steps,
+               "fast_s_per_step": fs.seconds_per_step,
                "ratio": nv.seconds_per_step / fs.seconds_per_step,
                "naive_peak_mb": nv.peak_mb, "fast_peak_mb": fs.peak_mb,
                "naive_gflops": gf["naive"], "fast_gflops": gf["fast"],
@@ -222,9 +302,33 @@ def main(argv: list[str] | None = None) -> None:
               f"{nv.peak_mb:8.0f} {fs.peak_mb:8.0f} {gf['naive']:10.1f} "
               f"{gf['fast']:9.1f} {row['loss_rel_diff']:9.1e} {row['reff_energy_diff']:8.1e}",
               flush=True)
+    if a.dag is not None:
+        per_step = {row["cell"]: row["fast_s_per_step"] for row in rows}
+        print_dag(dag_estimate(paper, per_step, ceiling), a.dag)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
+
+
+def print_dag(estimate: list[dict], benchmarks: str) -> None:
+    """The grids' estimated training job-seconds beside a finished run's measured ones."""
+    import pandas as pd
+
+    from .costs import read_benchmarks
+
+    table = pd.DataFrame(estimate)
+    total = None
+    if benchmarks:
+        records = read_benchmarks(benchmarks)
+        grid = records[records["rule"] == "train_grid_cells"]
+        table["measured_s"] = table["experiment"].map(grid.groupby("experiment")["seconds"].sum())
+        table["measured_over_estimate"] = table["measured_s"] / table["estimate_s"]
+        total = records["seconds"].sum()
+    print("\ngrid training DAG (job-seconds, one thread per job):")
+    print(table.to_string(index=False, float_format="{:.1f}".format))
+    if total is not None:
+        print(f"run's total over every benchmarked rule: {total:.0f} job-seconds "
+              f"({total / 3600:.2f} h of one core)")
 
 
 if __name__ == "__main__":
