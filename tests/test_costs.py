@@ -9,10 +9,11 @@ import pytest
 from entropic_bound.costs import (
     LOG_STAMP,
     cost_summary,
+    first_job_started,
     invocations,
     read_benchmarks,
-    run_started,
     running_seconds,
+    wall_summary,
 )
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -42,6 +43,10 @@ def test_each_record_is_charged_to_the_experiment_its_rule_serves(tmp_path):
     assert summary.loc["e4", "peak_rss_mb"] == 900.0
     assert summary.loc["total", "job_seconds"] == pytest.approx(175.0)
     assert summary.index[0] == "e3" and summary.index[-1] == "total"  # most expensive first
+    # The records were written together; the longest job (100 s) began first.
+    e3 = records.set_index("job").loc["e3/linear_qk/sharp/r1/s0"]
+    assert first_job_started(records) == e3["finished"] - timedelta(seconds=100)
+    assert first_job_started(records.iloc[:0]) is None
 
 
 def test_no_benchmarks_give_an_empty_summary(tmp_path):
@@ -66,9 +71,23 @@ def test_a_resumed_run_counts_the_time_snakemake_ran_not_the_pauses(tmp_path):
     (tmp_path / "notes.log").write_text("not a Snakemake log")
     runs = invocations(tmp_path)
     assert runs["seconds"].tolist() == [3600, 1800, 60]
-    assert run_started(tmp_path) == t0 + timedelta(hours=5, minutes=10)
     end = t0 + timedelta(hours=5, minutes=30)
     assert running_seconds(runs, t0, end) == 5400  # the overlapping dry run counted once
     # Clipped to the span asked for: from the second invocation on.
     assert running_seconds(runs, t0 + timedelta(hours=5), end) == 1800
-    assert invocations(tmp_path / "none").empty and run_started(tmp_path / "none") is None
+    # The report's header: the time Snakemake ran since the first job, not the 5.5 h span.
+    first_job = t0 + timedelta(minutes=1)
+    assert wall_summary(runs, first_job, end) == (
+        "89.0 min of Snakemake running over 3 invocations since the first job "
+        "(2026-11-30 14:01); the newest started 2026-11-30 19:10")
+
+
+def test_a_run_built_in_one_invocation_reports_that_invocations_time(tmp_path):
+    t0 = datetime(2026, 11, 30, 14, 0, 0)
+    snakemake_log(tmp_path, t0 - timedelta(hours=3), 60)  # an earlier run, its results replaced
+    snakemake_log(tmp_path, t0, 600)
+    runs = invocations(tmp_path)
+    now = t0 + timedelta(minutes=10)
+    assert wall_summary(runs, t0 + timedelta(seconds=5), now) == (
+        "10.0 min (run started 2026-11-30 14:00)")
+    assert wall_summary(invocations(tmp_path / "none"), None, now) == "unknown (no Snakemake log)"

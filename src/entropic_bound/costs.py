@@ -25,7 +25,8 @@ LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
 
 def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
     """One row per benchmark file: rule, experiment, job (the wildcard path), seconds,
-    max_rss_mb, cpu_seconds. Empty (with those columns) where there are none."""
+    max_rss_mb, cpu_seconds, finished (the record's last write). Empty (with those columns)
+    where there are none."""
     rows = []
     for path in sorted(Path(root).rglob("*.tsv")):
         rel = path.relative_to(root).with_suffix("")
@@ -35,9 +36,17 @@ def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
         record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
         rows.append({"rule": rule, "experiment": experiment, "job": "/".join(wildcards),
                      "seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
-                     "cpu_seconds": float(record["cpu_time"])})
-    columns = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds"]
+                     "cpu_seconds": float(record["cpu_time"]),
+                     "finished": datetime.fromtimestamp(path.stat().st_mtime)})
+    columns = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds", "finished"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def first_job_started(records: pd.DataFrame) -> datetime | None:
+    """When the earliest benchmarked job began: its record's last write minus its seconds."""
+    if records.empty:
+        return None
+    return (records["finished"] - pd.to_timedelta(records["seconds"], unit="s")).min()
 
 
 def cost_summary(records: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -82,7 +91,17 @@ def running_seconds(runs: pd.DataFrame, start: datetime, end: datetime) -> float
     return total
 
 
-def run_started(log_dir: str | Path = ".snakemake/log") -> datetime | None:
-    """Local start time of the newest Snakemake run (its log file is named after it)."""
-    runs = invocations(log_dir)
-    return None if runs.empty else runs["start"].iloc[-1].to_pydatetime()
+def wall_summary(runs: pd.DataFrame, first_job: datetime | None, now: datetime) -> str:
+    """The wall time of the run whose results are on disk, as the report's header gives it:
+    the newest invocation's time when it built everything, else the time Snakemake was
+    running since the first benchmarked job, over how many invocations."""
+    if runs.empty:
+        return "unknown (no Snakemake log)"
+    this = runs["start"].iloc[-1]
+    since = min(first_job, this) if first_job is not None else this
+    spanned = runs[runs["end"] >= since]
+    if len(spanned) <= 1:
+        return f"{(now - this).total_seconds() / 60:.1f} min (run started {this:%Y-%m-%d %H:%M})"
+    running = running_seconds(runs, since, now)
+    return (f"{running / 60:.1f} min of Snakemake running over {len(spanned)} invocations since "
+            f"the first job ({since:%Y-%m-%d %H:%M}); the newest started {this:%Y-%m-%d %H:%M}")

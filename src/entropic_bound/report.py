@@ -418,19 +418,18 @@ def git_commit(where: str | Path = ".") -> str:
 
 def run_info(benchmarks: str | Path = "results/benchmarks",
              log_dir: str | Path = ".snakemake/log") -> dict[str, str]:
-    """What the header says about the run: commit, render date, wall time of the Snakemake run
-    that rendered the page (since its log began), and the job-seconds its benchmark files
+    """What the header says about the run: commit, render date, wall time (that of the
+    Snakemake invocation rendering the page, or of every invocation since the first job when
+    the run was resumed: :func:`costs.wall_summary`), and the job-seconds its benchmark files
     record (:mod:`costs`)."""
-    from .costs import read_benchmarks, run_started
+    from .costs import first_job_started, invocations, read_benchmarks, wall_summary
 
     now = datetime.now()
-    started = run_started(log_dir)
     records = read_benchmarks(benchmarks)
     return {
         "commit": git_commit(),
         "date": now.strftime("%Y-%m-%d %H:%M"),
-        "wall": f"{(now - started).total_seconds() / 60:.1f} min (run started "
-                f"{started:%Y-%m-%d %H:%M})" if started else "unknown (no Snakemake log)",
+        "wall": wall_summary(invocations(log_dir), first_job_started(records), now),
         "compute": f"{records['seconds'].sum() / 3600:.2f} h in {len(records)} benchmarked "
                    f"jobs (training and estimation)" if len(records) else "no benchmark files",
     }

@@ -26,7 +26,13 @@ from datetime import datetime
 from pathlib import Path
 
 from .atomic import read_parquet, write_text
-from .costs import cost_summary, invocations, read_benchmarks, running_seconds
+from .costs import (
+    cost_summary,
+    first_job_started,
+    invocations,
+    read_benchmarks,
+    running_seconds,
+)
 from .settings import RUN_KEYS, effective_config
 
 REPORT_FILES = ("report.md", "report.html")
@@ -67,12 +73,10 @@ def run_span(benchmarks: str | Path, outputs: list[Path]) -> tuple[datetime, dat
     """(start, end) of the run from its files: the earliest benchmarked job's start (its
     record's mtime minus its wall seconds) and the newest output. Covers every invocation of a
     resumed run, pauses included, so the wall time is an upper bound."""
-    starts = [path.stat().st_mtime - float(path.read_text().splitlines()[1].split("\t")[0])
-              for path in Path(benchmarks).rglob("*.tsv")]
-    ends = [path.stat().st_mtime for path in outputs]
-    if not starts or not ends:
+    start = first_job_started(read_benchmarks(benchmarks))
+    if start is None or not outputs:
         raise ValueError(f"no benchmark records under {benchmarks} or no outputs: nothing ran")
-    return datetime.fromtimestamp(min(starts)), datetime.fromtimestamp(max(ends))
+    return start, datetime.fromtimestamp(max(path.stat().st_mtime for path in outputs))
 
 
 def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict,
