@@ -12,7 +12,15 @@ import pytest
 from entropic_bound.atomic import write_parquet
 from entropic_bound.costs import LOG_STAMP
 from entropic_bound.settings import effective_config
-from entropic_bound.snapshot import config_hash, stale_reasons, write_snapshot
+from entropic_bound.snapshot import (
+    README_BEGIN,
+    README_END,
+    config_hash,
+    results_markdown,
+    stale_reasons,
+    write_readme_results,
+    write_snapshot,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG, SCHEMA = "config.yaml", "workflow/schemas/config.schema.yaml"
@@ -103,6 +111,35 @@ def test_a_snapshot_of_a_run_with_other_settings_says_so(run):
     assert snapshot(run, cfg)["paper_config"] is False
 
 
+CLAIMS = pd.DataFrame({
+    "id": ["E1.noise_floor", "E1.excess_r1", "E2.excess.B3", "E3.recovery"],
+    "kind": ["check", "claim", "claim", "claim"],
+    "location": ["App. C.1", "Table 1", "Table 2", "Section 6"],
+    "statement": ["noise floor", "excess at r = 1", "B3 excess at r*", "|excess| small"],
+    "published": ["1.28", "28.5", "51.9", "holds"],
+    "reproduced": ["1.28", "39.37", "81.79", ""],
+    "verdict": ["reproduced", "reproduced", "not reproduced", "not run"]})
+
+
+def test_the_readme_block_gives_the_stamp_the_verdicts_and_every_claim(run):
+    stamp = snapshot(run, effective_config(str(run / CONFIG), str(run / SCHEMA)))
+    CLAIMS.to_csv(run / "report/paper/claims.csv", index=False)
+    text = results_markdown(run / "report/paper")
+    assert f"commit `{stamp['commit'][:12]}`" in text and "1 invocation(s)" in text
+    assert "**2 reproduced**, **1 not reproduced**, **1 not run**" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[1:] == ["| excess at r = 1 | Table 1 | 28.5 | 39.37 | reproduced |",
+                        "| B3 excess at r* | Table 2 | 51.9 | 81.79 | not reproduced |",
+                        "| \\|excess\\| small | Section 6 | holds |  | not run |"]
+    readme = run / "README.md"
+    readme.write_text(f"# x\n\n{README_BEGIN}\nold numbers\n{README_END}\n\n## next\n")
+    write_readme_results(readme, run / "report/paper")
+    assert readme.read_text() == f"# x\n\n{README_BEGIN}\n{text}\n{README_END}\n\n## next\n"
+    readme.write_text("# no block\n")
+    with pytest.raises(ValueError, match="no results block"):
+        write_readme_results(readme, run / "report/paper")
+
+
 PUBLISHED = sorted(ROOT.glob("report/**/stamp.json"))
 
 
@@ -123,3 +160,6 @@ def test_the_paper_snapshot_is_published():
     stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
     assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
         stamp["files"])
+    # README's results are this snapshot's, not an older one's.
+    readme = (ROOT / "README.md").read_text()
+    assert f"{README_BEGIN}\n{results_markdown(ROOT / 'report/paper')}\n{README_END}" in readme

@@ -25,6 +25,8 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
+import pandas as pd
+
 from .atomic import read_parquet, write_text
 from .costs import (
     cost_summary,
@@ -36,6 +38,10 @@ from .costs import (
 from .settings import RUN_KEYS, effective_config
 
 REPORT_FILES = ("report.md", "report.html")
+# README.md's results block lies between these lines; :func:`write_readme_results` rewrites it.
+README_BEGIN = ("<!-- results of report/paper: written by python -m entropic_bound.snapshot "
+                "--readme README.md report/paper -->")
+README_END = "<!-- end of the results of report/paper -->"
 
 
 def config_hash(cfg: dict) -> str:
@@ -153,3 +159,65 @@ def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
         reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
                        f"{paper_config}'s {current}: the settings changed since")
     return reasons
+
+
+def _cell(value) -> str:
+    return str(value).replace("|", "\\|")
+
+
+def results_markdown(snapshot: str | Path) -> str:
+    """README's summary of a published snapshot: what was run, when, on what and for how long
+    (its stamp), the verdict counts over every claim and check, and each claim of the paper
+    with the published number beside ours (its ``claims.csv``)."""
+    snapshot = Path(snapshot)
+    stamp = json.loads((snapshot / "stamp.json").read_text())
+    claims = pd.read_csv(snapshot / "claims.csv", keep_default_na=False)
+    counts = ", ".join(f"**{n} {verdict}**" for verdict, n in
+                       claims["verdict"].value_counts().items())
+    m = stamp["machine"]
+    job_hours = stamp["job_seconds"].get("total", 0) / 3600
+    lines = [
+        f"Snapshot [`{snapshot.as_posix()}/`]({snapshot.as_posix()}/report.md) (commit "
+        f"`{stamp['commit'][:12]}`, finished {stamp['finished'].replace('T', ' ')}; "
+        f"{stamp.get('running_seconds', stamp['wall_seconds']) / 3600:.2f} h of Snakemake "
+        f"running over {stamp.get('invocations', 1)} invocation(s), {job_hours:.2f} job-hours "
+        f"benchmarked, on {m['cores']} cores and {m['memory_gib']} GiB, torch {m['torch']}).",
+        "",
+        f"Claims of the paper and consistency checks: {counts}.",
+        "",
+        "| claim | where | paper | ours | verdict |",
+        "|---|---|---|---|---|",
+    ]
+    for c in claims[claims["kind"] == "claim"].itertuples():
+        lines.append(f"| {_cell(c.statement)} | {_cell(c.location)} | {_cell(c.published)} "
+                     f"| {_cell(c.reproduced)} | {c.verdict} |")
+    return "\n".join(lines)
+
+
+def write_readme_results(readme: str | Path, snapshot: str | Path) -> None:
+    """Replace the block between README_BEGIN and README_END of ``readme`` with
+    :func:`results_markdown` of ``snapshot``."""
+    readme = Path(readme)
+    text = readme.read_text()
+    if README_BEGIN not in text or README_END not in text:
+        raise ValueError(f"{readme}: no results block; expected the lines {README_BEGIN!r} "
+                         f"and {README_END!r} around it")
+    head, rest = text.split(README_BEGIN, 1)
+    tail = rest.split(README_END, 1)[1]
+    block = f"{README_BEGIN}\n{results_markdown(snapshot)}\n{README_END}"
+    write_text(readme, head + block + tail)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write a published snapshot's results into "
+                                                 "README.md's results block.")
+    parser.add_argument("--readme", required=True, help="the Markdown file holding the block")
+    parser.add_argument("snapshot", help="the snapshot folder (report/paper)")
+    a = parser.parse_args(argv)
+    write_readme_results(a.readme, a.snapshot)
+
+
+if __name__ == "__main__":
+    main()
