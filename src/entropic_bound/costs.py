@@ -78,6 +78,11 @@ def invocations(log_dir: str | Path = ".snakemake/log") -> pd.DataFrame:
     return frame.sort_values("start", ignore_index=True)
 
 
+def overlapping(runs: pd.DataFrame, start: datetime, end: datetime) -> pd.DataFrame:
+    """The invocations of :func:`invocations` that ran at some time between start and end."""
+    return runs[(runs["end"] >= start) & (runs["start"] <= end)]
+
+
 def running_seconds(runs: pd.DataFrame, start: datetime, end: datetime) -> float:
     """Seconds Snakemake was running between ``start`` and ``end``: the invocations of
     :func:`invocations` clipped to that span, overlaps counted once. Unlike end - start, the
@@ -99,7 +104,7 @@ def wall_summary(runs: pd.DataFrame, first_job: datetime | None, now: datetime) 
         return "unknown (no Snakemake log)"
     this = runs["start"].iloc[-1]
     since = min(first_job, this) if first_job is not None else this
-    spanned = runs[runs["end"] >= since]
+    spanned = overlapping(runs, since, now)
     if len(spanned) <= 1:
         return f"{(now - this).total_seconds() / 60:.1f} min (run started {this:%Y-%m-%d %H:%M})"
     running = running_seconds(runs, since, now)

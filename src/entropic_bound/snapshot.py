@@ -32,6 +32,7 @@ from .costs import (
     cost_summary,
     first_job_started,
     invocations,
+    overlapping,
     read_benchmarks,
     running_seconds,
 )
@@ -75,13 +76,13 @@ def machine() -> dict:
             "torch": torch.__version__, "numpy": numpy.__version__, "pandas": pandas.__version__}
 
 
-def run_span(benchmarks: str | Path, outputs: list[Path]) -> tuple[datetime, datetime]:
-    """(start, end) of the run from its files: the earliest benchmarked job's start (its
-    record's mtime minus its wall seconds) and the newest output. Covers every invocation of a
-    resumed run, pauses included, so the wall time is an upper bound."""
-    start = first_job_started(read_benchmarks(benchmarks))
+def run_span(records: pd.DataFrame, outputs: list[Path]) -> tuple[datetime, datetime]:
+    """(start, end) of the run: the earliest benchmarked job's start (``records`` of
+    :func:`costs.read_benchmarks`) and the newest output. Covers every invocation of a resumed
+    run, pauses included, so the wall time is an upper bound."""
+    start = first_job_started(records)
     if start is None or not outputs:
-        raise ValueError(f"no benchmark records under {benchmarks} or no outputs: nothing ran")
+        raise ValueError("no benchmark records or no outputs: nothing ran")
     return start, datetime.fromtimestamp(max(path.stat().st_mtime for path in outputs))
 
 
@@ -110,8 +111,8 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
         for path in [*(report_dir / f for f in REPORT_FILES), *sorted(report_dir.glob("*.png"))]:
             shutil.copy2(path, out / path.name)
             written.append(path)
-    start, end = run_span(benchmarks, written)
     records = read_benchmarks(benchmarks)
+    start, end = run_span(records, written)
     runs = invocations(log_dir)
     per_experiment = cost_summary(records, "experiment")
     ours = config_hash(run_config)
@@ -126,7 +127,7 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
         "finished": end.isoformat(timespec="seconds"),
         "wall_seconds": round((end - start).total_seconds()),
         "running_seconds": round(running_seconds(runs, start, end)),
-        "invocations": int(((runs["end"] > start) & (runs["start"] < end)).sum()),
+        "invocations": len(overlapping(runs, start, end)),
         "job_seconds": {row.experiment: round(row.job_seconds)
                         for row in per_experiment.itertuples()},
         "jobs_benchmarked": int(len(records)),
@@ -179,8 +180,8 @@ def results_markdown(snapshot: str | Path) -> str:
     lines = [
         f"Snapshot [`{snapshot.as_posix()}/`]({snapshot.as_posix()}/report.md) (commit "
         f"`{stamp['commit'][:12]}`, finished {stamp['finished'].replace('T', ' ')}; "
-        f"{stamp.get('running_seconds', stamp['wall_seconds']) / 3600:.2f} h of Snakemake "
-        f"running over {stamp.get('invocations', 1)} invocation(s), {job_hours:.2f} job-hours "
+        f"{stamp['running_seconds'] / 3600:.2f} h of Snakemake "
+        f"running over {stamp['invocations']} invocation(s), {job_hours:.2f} job-hours "
         f"benchmarked, on {m['cores']} cores and {m['memory_gib']} GiB, torch {m['torch']}).",
         "",
         f"Claims of the paper and consistency checks: {counts}.",
