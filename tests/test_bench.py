@@ -1,9 +1,19 @@
-"""The benchmark's whole-DAG pricing: the grids' students counted from the paper's config, and
-their cost from per-cell seconds per step (closed forms on constructed cell costs)."""
+"""The benchmark's whole-DAG pricing: the grids' and the fixed-operator experiments' students
+counted from the paper's config, and their cost from per-cell seconds per step (closed forms on
+constructed cell costs)."""
+
+import math
 
 import pytest
 
-from entropic_bound.bench import CELLS, GRID_EXPERIMENTS, dag_estimate, grid_students
+from entropic_bound.bench import (
+    CELLS,
+    GRID_EXPERIMENTS,
+    dag_estimate,
+    grid_students,
+    ladder_cells,
+    ladder_students,
+)
 from entropic_bound.settings import effective_config
 
 PAPER = effective_config("config.yaml", "workflow/schemas/config.schema.yaml")
@@ -60,3 +70,42 @@ def test_students_without_a_cell_of_their_kind_are_counted_unpriced():
     del costs["e3 softmax_qk sweep (r*=4, r=3)"]
     rows = {row["experiment"]: row for row in dag_estimate(PAPER, costs, ceiling=100.0)}
     assert rows["e3"]["unpriced_steps"] == 5 * SWEEP * 48  # every softmax sweep student
+
+
+def test_the_ladders_train_the_papers_student_steps():
+    steps: dict[str, int] = {}
+    b3_family = 0
+    for st in ladder_students(PAPER):
+        steps[st["experiment"]] = steps.get(st["experiment"], 0) + st["steps"] * st["datasets"]
+        b3_family += st["steps"] * st["datasets"] * st["class"].startswith("B3")
+    # E1: 5 seeds x (B0 sweep r = 1..2r* = 6, then recovery at r = T).
+    assert steps["e1"] == 5 * (6 * SWEEP + RECOVERY)
+    # E2: per seed, the independent operator trains five classes at r* and over-parameterised
+    # plus three B3 variants at r*; the symmetric operator every class and variant at r*.
+    assert steps["e2"] == 5 * ((5 + 3) * SWEEP + 5 * RECOVERY + 8 * SWEEP) == 182_500
+    assert b3_family == 5 * (2 * SWEEP + RECOVERY + 2 * 3 * SWEEP) == 72_500
+
+
+def test_ladder_cells_are_timed_at_r_star():
+    cells = ladder_cells(PAPER)
+    assert cells[("e1", "B0")] == PAPER["e1"]["r_star"]
+    assert cells[("e2", "B3")] == PAPER["e2"]["r_star"]
+    assert cells[("e2", "B1c")] == PAPER["e2"]["d"]
+    assert set(cells) == {("e1", "B0"), *(("e2", c) for c in
+                                          ("B0", "B1", "B1c", "B2", "B3", "B3_postln",
+                                           "B3_rscale", "B3_postln_rscale"))}
+
+
+def test_each_fixed_operator_student_is_priced_by_its_class_cell():
+    ladder = {cell: (0.1 if cell[1].startswith("B3") else 0.01) for cell in ladder_cells(PAPER)}
+    rows = {row["experiment"]: row for row in dag_estimate(PAPER, cell_costs(), 100.0, ladder)}
+    assert rows["e1"]["estimate_s"] == pytest.approx(5 * (6 * SWEEP + RECOVERY) * 0.01)
+    assert rows["e2"]["estimate_s"] == pytest.approx(72_500 * 0.1 + (182_500 - 72_500) * 0.01)
+    assert rows["e2"]["students"] == 5 * (13 + 8) and rows["e2"]["unpriced_steps"] == 0
+    assert math.isnan(rows["e2"]["floor_s"])
+    # the grids are priced as before, and a class without a cell is counted unpriced
+    assert rows["e3"]["estimate_s"] == pytest.approx(
+        {r["experiment"]: r for r in dag_estimate(PAPER, cell_costs(), 100.0)}["e3"]["estimate_s"])
+    del ladder[("e2", "B2")]
+    rows = {row["experiment"]: row for row in dag_estimate(PAPER, cell_costs(), 100.0, ladder)}
+    assert rows["e2"]["unpriced_steps"] == 5 * (2 * SWEEP + RECOVERY)

@@ -12,18 +12,21 @@ cell of the cheapest known formulation run at the matmul ceiling (:func:`floor_f
 the ratio over the naive loop that such a perfect trainer would reach ("max ratio"), i.e. the
 most this hardware allows. Not a test: it measures.
 
-With ``--dag`` it also prices the whole training DAG of the grids (E3, E5) from those per-cell
-costs: every student of the paper's config at the seconds per step of the cell of its
-experiment, kind, role and order (the fast trainer's Gram or kernel order; within an order the
-step's flops scale the cost to the student's rank), and at the floor; given a finished run
-(``--dag results/benchmarks``) it prints the run's measured job-seconds beside the estimate,
-and the run's total over every rule.
+With ``--dag`` it also prices the whole training DAG from per-cell costs: every grid student
+(E3, E5) at the seconds per step of the cell of its experiment, kind, role and order (the fast
+trainer's Gram or kernel order; within an order the step's flops scale the cost to the
+student's rank), and at the floor; every fixed-operator student (E1, E2: the autograd loop the
+workflow runs them with) at the seconds per step of its (experiment, class) cell, timed at
+r = r* (:func:`ladder_cells`). Given a finished run (``--dag results/benchmarks``) it prints
+the run's measured training job-seconds beside the estimate, and the run's job-seconds per
+experiment over every rule (E4's estimators and E6's corpora and LMs have no cell).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing as mp
 import resource
 import time
@@ -45,8 +48,10 @@ CELLS = {
     "e2 ladder B2 (softmax QK, r=r*)": ("e2", "softmax_qk", None, None, "sweep"),
 }
 # The grids whose every student the cells above price (the fast trainer's students of E3 and
-# E5); the ladder's autograd classes of E1/E2 have no cell for each class and stay unpriced.
+# E5), and the fixed-operator experiments whose students the ladder cells price.
 GRID_EXPERIMENTS = ("e3", "e5")
+LADDER_EXPERIMENTS = ("e1", "e2")
+TRAINING_RULES = {"train_grid_cells", "train_fixed_cells"}
 PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
 
 
@@ -136,24 +141,78 @@ def grid_students(paper: dict) -> list[dict]:
     return rows
 
 
-def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float) -> list[dict]:
-    """Job-seconds of each grid's training, priced from per-cell costs.
+def ladder_students(paper: dict) -> list[dict]:
+    """Every student the fixed-operator experiments of ``paper`` train, one row per student and
+    operator: experiment, class, role, rank r, steps, datasets (seeds). Built by the trainer's
+    own plan (:func:`train_fixed.students_of`) over the paper's operator (with its
+    over-parameterised students) and each sensitivity operator (at r = r* only)."""
+    from .teachers import TeacherSpec
+    from .train_fixed import FixedTraining, students_of
+
+    rows = []
+    for exp in LADDER_EXPERIMENTS:
+        c = paper[exp]
+        for operator in [c["operator"], *(o for o in c["operator_variants"]
+                                          if o != c["operator"])]:
+            cfg = FixedTraining(**c["train"], overparam=operator == c["operator"])
+            spec = TeacherSpec("fixed_operator", T=c["T"], d=c["d"], r_star=c["r_star"],
+                               n=c["n"], sigma=c["sigma"], seed=0, operator=operator)
+            rows += [{"experiment": exp, "class": s.cls, "role": s.role, "r": s.r,
+                      "steps": s.steps, "datasets": len(c["seeds"])}
+                     for s in students_of(exp, spec, cfg)]
+    return rows
+
+
+def ladder_cells(paper: dict) -> dict[tuple[str, str], int]:
+    """The (experiment, class) cells that price the fixed-operator students, each with the rank
+    it is timed at: r* (B1c, full rank by construction: d). One cell prices every rank of its
+    class: at d <= 12 the rank-dependent products (X W_Q, X W_K, P Q^T) are a small part of a
+    step next to the value path, the LayerNorms and the FFN; the measured-over-estimate ratio
+    of a finished run shows what that costs."""
+    cells: dict[tuple[str, str], int] = {}
+    for st in ladder_students(paper):
+        key = (st["experiment"], st["class"])
+        if st["role"] in ("sweep", "at_r_star") and (
+                key not in cells or st["r"] == paper[st["experiment"]]["r_star"]):
+            cells[key] = st["r"]
+    return cells
+
+
+def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float,
+                 ladder_seconds_per_step: dict[tuple[str, str], float] | None = None
+                 ) -> list[dict]:
+    """Job-seconds of the training DAG, per experiment, priced from per-cell costs.
 
     ``seconds_per_step``: the fast trainer's measured seconds per step of each cell in CELLS.
-    A student costs steps x datasets x the seconds per step of the cell with its experiment,
-    kind, role and :func:`order`, times step_flops(student r) / step_flops(cell r); its floor
-    is floor_flops at the matmul ``ceiling`` (GFLOP/s). Students with no such cell are counted
-    in ``unpriced_steps``."""
-    cells = {name: paper_cell(name, paper) for name in seconds_per_step}
+    A grid student costs steps x datasets x the seconds per step of the cell with its
+    experiment, kind, role and :func:`order`, times step_flops(student r) / step_flops(cell r);
+    its floor is floor_flops at the matmul ``ceiling`` (GFLOP/s).
+    ``ladder_seconds_per_step``: the autograd loop's seconds per step of each
+    (experiment, class) of :func:`ladder_cells`; a fixed-operator student costs steps x
+    datasets x that of its cell (no floor model: ``floor_s`` is NaN). Students with no cell are
+    counted in ``unpriced_steps``."""
     out: dict[str, dict] = {}
-    for st in grid_students(paper):
+
+    def row_of(st: dict, floor: float) -> dict:
         row = out.setdefault(st["experiment"], {"experiment": st["experiment"], "students": 0,
                                                 "student_steps": 0, "estimate_s": 0.0,
-                                                "floor_s": 0.0, "unpriced_steps": 0})
+                                                "floor_s": floor, "unpriced_steps": 0})
+        row["students"] += st["datasets"]
+        row["student_steps"] += st["steps"] * st["datasets"]
+        return row
+
+    for st in ladder_students(paper) if ladder_seconds_per_step is not None else []:
+        row = row_of(st, math.nan)
+        cost = ladder_seconds_per_step.get((st["experiment"], st["class"]))
+        if cost is None:
+            row["unpriced_steps"] += st["steps"] * st["datasets"]
+        else:
+            row["estimate_s"] += st["steps"] * st["datasets"] * cost
+    cells = {name: paper_cell(name, paper) for name in seconds_per_step}
+    for st in grid_students(paper):
+        row = row_of(st, 0.0)
         steps = st["steps"] * st["datasets"]
         shape = (st["n"], st["T"], st["d"])
-        row["students"] += st["datasets"]
-        row["student_steps"] += steps
         row["floor_s"] += steps * floor_flops(st["kind"], *shape, st["r"]) / (ceiling * 1e9)
         match = next((name for name, cell in cells.items()
                       if CELLS[name][0] == st["experiment"] and cell.kind == st["kind"]
@@ -231,18 +290,53 @@ def _run_cell(args: tuple) -> dict:
         return train_fast(kind, [init], x, y, steps=n_steps, lr=cell.lr, log_every=n_steps,
                           chunk=cell.chunk).params[0]
 
-    train(3)  # warm-up: thread pools, allocator, first-call dispatch
+    params, timing = _timed(train, steps, device)
+    kernel = params["WQ"].astype(np.float64) @ params["WK"].astype(np.float64).T
+    return {**timing, "loss": evaluate(fwd, params, data["X"], data["Y"]),
+            "reff_energy": spectra.reff_energy(kernel)}
+
+
+def _run_ladder(args: tuple) -> dict:
+    """In a fresh process: time the autograd loop (train.train_adam, as train_fixed runs it) on
+    one (experiment, class) cell at the paper's shape, on seed 0 of the paper's operator."""
+    exp, cls, r, paper, steps, threads, device = args
+    import torch
+
+    from . import ladder
+    from .teachers import TeacherSpec, generate
+    from .train import train_adam
+
+    torch.set_num_threads(threads)
+    c = paper[exp]
+    spec = TeacherSpec("fixed_operator", T=c["T"], d=c["d"], r_star=c["r_star"], n=c["n"],
+                       sigma=c["sigma"], seed=0, operator=c["operator"])
+    data = generate(spec)
+    x = torch.tensor(data["X"], dtype=torch.float32, device=device)
+    y = torch.tensor(data["Y"], dtype=torch.float32, device=device)
+    init = ladder.init_params(cls, c["T"], c["d"], r, 0, role=0)
+
+    def fwd(xx, **p):
+        return ladder.forward(cls, xx, **p)
+
+    def train(n_steps: int) -> dict:
+        return train_adam(fwd, init, x, y, steps=n_steps, lr=c["train"]["lr"],
+                          log_every=n_steps).params
+
+    return _timed(train, steps, device)[1]
+
+
+def _timed(train, steps: int, device: str) -> tuple[dict, dict]:
+    """(train(steps)'s result, its seconds per step and peak resident MB), after a 3-step
+    warm-up (thread pools, allocator, first-call dispatch)."""
+    train(3)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     _sync(device)
     start = time.perf_counter()
-    params = train(steps)
+    result = train(steps)
     _sync(device)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    kernel = params["WQ"].astype(np.float64) @ params["WK"].astype(np.float64).T
-    return {"seconds_per_step": seconds / steps, "peak_mb": max(peak, base) / 1024,
-            "loss": evaluate(fwd, params, data["X"], data["Y"]),
-            "reff_energy": spectra.reff_energy(kernel)}
+    return result, {"seconds_per_step": seconds / steps, "peak_mb": max(peak, base) / 1024}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -304,31 +398,48 @@ def main(argv: list[str] | None = None) -> None:
               flush=True)
     if a.dag is not None:
         per_step = {row["cell"]: row["fast_s_per_step"] for row in rows}
-        print_dag(dag_estimate(paper, per_step, ceiling), a.dag)
+        print(f"\nfixed-operator cells (E1/E2's autograd loop, {a.steps} steps each):")
+        print(f"{'cell':22s} {'r':>3s} {'s/step':>8s} {'s per 1500 steps':>16s} {'MB':>6s}")
+        ladder_per_step = {}
+        for (exp, cls), r in ladder_cells(paper).items():
+            with ctx.Pool(1) as pool:
+                timing = pool.apply(_run_ladder, ((exp, cls, r, paper, a.steps, a.threads,
+                                                   a.device),))
+            ladder_per_step[(exp, cls)] = timing["seconds_per_step"]
+            print(f"{exp + ' ' + cls:22s} {r:3d} {timing['seconds_per_step']:8.4f} "
+                  f"{timing['seconds_per_step'] * 1500:16.1f} {timing['peak_mb']:6.0f}",
+                  flush=True)
+        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step), a.dag)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
 
 
 def print_dag(estimate: list[dict], benchmarks: str) -> None:
-    """The grids' estimated training job-seconds beside a finished run's measured ones."""
+    """The estimated training job-seconds beside a finished run's measured ones, then the run's
+    job-seconds per experiment over every rule."""
     import pandas as pd
 
-    from .costs import read_benchmarks
+    from .costs import cost_summary, read_benchmarks
 
     table = pd.DataFrame(estimate)
-    total = None
-    if benchmarks:
-        records = read_benchmarks(benchmarks)
-        grid = records[records["rule"] == "train_grid_cells"]
-        table["measured_s"] = table["experiment"].map(grid.groupby("experiment")["seconds"].sum())
+    records = read_benchmarks(benchmarks) if benchmarks else None
+    if records is not None:
+        training = records[records["rule"].isin(TRAINING_RULES)]
+        table["measured_s"] = table["experiment"].map(
+            training.groupby("experiment")["seconds"].sum())
         table["measured_over_estimate"] = table["measured_s"] / table["estimate_s"]
-        total = records["seconds"].sum()
-    print("\ngrid training DAG (job-seconds, one thread per job):")
+    print("\ntraining DAG (job-seconds, one thread per job; floor: none for the autograd "
+          "classes):")
     print(table.to_string(index=False, float_format="{:.1f}".format))
-    if total is not None:
-        print(f"run's total over every benchmarked rule: {total:.0f} job-seconds "
-              f"({total / 3600:.2f} h of one core)")
+    if records is not None:
+        summary = cost_summary(records, "experiment")
+        print("\nthe run, every benchmarked rule (job-seconds per experiment):")
+        print(summary[["experiment", "jobs", "job_seconds"]].to_string(
+            index=False, float_format="{:.0f}".format))
+        total = records["seconds"].sum()
+        print(f"total: {total:.0f} job-seconds ({total / 3600:.2f} h of one core, "
+              f"{total / 7200:.2f} h on 2 cores at full use)")
 
 
 if __name__ == "__main__":
