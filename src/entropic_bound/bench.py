@@ -141,12 +141,19 @@ def grid_students(paper: dict) -> list[dict]:
     return rows
 
 
+def fixed_spec(c: dict, operator: str):
+    """The TeacherSpec of seed 0 of a fixed-operator experiment (config section ``c``)."""
+    from .teachers import TeacherSpec
+
+    return TeacherSpec("fixed_operator", T=c["T"], d=c["d"], r_star=c["r_star"], n=c["n"],
+                       sigma=c["sigma"], seed=0, operator=operator)
+
+
 def ladder_students(paper: dict) -> list[dict]:
     """Every student the fixed-operator experiments of ``paper`` train, one row per student and
     operator: experiment, class, role, rank r, steps, datasets (seeds). Built by the trainer's
     own plan (:func:`train_fixed.students_of`) over the paper's operator (with its
     over-parameterised students) and each sensitivity operator (at r = r* only)."""
-    from .teachers import TeacherSpec
     from .train_fixed import FixedTraining, students_of
 
     rows = []
@@ -155,11 +162,9 @@ def ladder_students(paper: dict) -> list[dict]:
         for operator in [c["operator"], *(o for o in c["operator_variants"]
                                           if o != c["operator"])]:
             cfg = FixedTraining(**c["train"], overparam=operator == c["operator"])
-            spec = TeacherSpec("fixed_operator", T=c["T"], d=c["d"], r_star=c["r_star"],
-                               n=c["n"], sigma=c["sigma"], seed=0, operator=operator)
             rows += [{"experiment": exp, "class": s.cls, "role": s.role, "r": s.r,
                       "steps": s.steps, "datasets": len(c["seeds"])}
-                     for s in students_of(exp, spec, cfg)]
+                     for s in students_of(exp, fixed_spec(c, operator), cfg)]
     return rows
 
 
@@ -303,14 +308,12 @@ def _run_ladder(args: tuple) -> dict:
     import torch
 
     from . import ladder
-    from .teachers import TeacherSpec, generate
+    from .teachers import generate
     from .train import train_adam
 
     torch.set_num_threads(threads)
     c = paper[exp]
-    spec = TeacherSpec("fixed_operator", T=c["T"], d=c["d"], r_star=c["r_star"], n=c["n"],
-                       sigma=c["sigma"], seed=0, operator=c["operator"])
-    data = generate(spec)
+    data = generate(fixed_spec(c, c["operator"]))
     x = torch.tensor(data["X"], dtype=torch.float32, device=device)
     y = torch.tensor(data["Y"], dtype=torch.float32, device=device)
     init = ladder.init_params(cls, c["T"], c["d"], r, 0, role=0)
