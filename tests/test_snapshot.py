@@ -153,13 +153,15 @@ def test_published_snapshots_describe_this_repository(stamp):
     assert stale_reasons(stamp, ROOT, require_current_config=paper) == []
 
 
-def test_the_paper_snapshot_is_published():
+def test_the_paper_snapshot_is_published(monkeypatch):
     if not (ROOT / "report/paper/stamp.json").exists():
         pytest.skip("report/paper not published yet: it needs one complete run at the "
                     "paper's settings (issue 11)")
     stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
     assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
         stamp["files"])
-    # README's results are this snapshot's, not an older one's.
-    readme = (ROOT / "README.md").read_text()
-    assert f"{README_BEGIN}\n{results_markdown(ROOT / 'report/paper')}\n{README_END}" in readme
+    # README's results are this snapshot's, not an older one's; written from the repository
+    # root as README says, so its link is relative to README.
+    monkeypatch.chdir(ROOT)
+    readme = Path("README.md").read_text()
+    assert f"{README_BEGIN}\n{results_markdown('report/paper')}\n{README_END}" in readme
