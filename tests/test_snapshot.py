@@ -124,7 +124,7 @@ CLAIMS = pd.DataFrame({
 def test_the_readme_block_gives_the_stamp_the_verdicts_and_every_claim(run):
     stamp = snapshot(run, effective_config(str(run / CONFIG), str(run / SCHEMA)))
     CLAIMS.to_csv(run / "report/paper/claims.csv", index=False)
-    text = results_markdown(run / "report/paper")
+    text = results_markdown(run / "report/paper", run)
     assert f"commit `{stamp['commit'][:12]}`" in text and "1 invocation(s)" in text
     assert "**2 reproduced**, **1 not reproduced**, **1 not run**" in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
@@ -153,15 +153,14 @@ def test_published_snapshots_describe_this_repository(stamp):
     assert stale_reasons(stamp, ROOT, require_current_config=paper) == []
 
 
-def test_the_paper_snapshot_is_published(monkeypatch):
+def test_the_paper_snapshot_is_published():
     if not (ROOT / "report/paper/stamp.json").exists():
         pytest.skip("report/paper not published yet: it needs one complete run at the "
                     "paper's settings (issue 11)")
     stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
     assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
         stamp["files"])
-    # README's results are this snapshot's, not an older one's; written from the repository
-    # root as README says, so its link is relative to README.
-    monkeypatch.chdir(ROOT)
-    readme = Path("README.md").read_text()
-    assert f"{README_BEGIN}\n{results_markdown('report/paper')}\n{README_END}" in readme
+    # README's results are this snapshot's, not an older one's.
+    readme = (ROOT / "README.md").read_text()
+    assert (f"{README_BEGIN}\n{results_markdown(ROOT / 'report/paper', ROOT)}\n{README_END}"
+            in readme)

@@ -166,11 +166,13 @@ def _cell(value) -> str:
     return str(value).replace("|", "\\|")
 
 
-def results_markdown(snapshot: str | Path) -> str:
+def results_markdown(snapshot: str | Path, base: str | Path = ".") -> str:
     """README's summary of a published snapshot: what was run, when, on what and for how long
     (its stamp), the verdict counts over every claim and check, and each claim of the paper
-    with the published number beside ours (its ``claims.csv``)."""
+    with the published number beside ours (its ``claims.csv``). Its link to the snapshot is
+    relative to ``base``, the folder of the README that holds it."""
     snapshot = Path(snapshot)
+    link = Path(os.path.relpath(snapshot, base)).as_posix()
     stamp = json.loads((snapshot / "stamp.json").read_text())
     claims = pd.read_csv(snapshot / "claims.csv", keep_default_na=False)
     counts = ", ".join(f"**{n} {verdict}**" for verdict, n in
@@ -178,7 +180,7 @@ def results_markdown(snapshot: str | Path) -> str:
     m = stamp["machine"]
     job_hours = stamp["job_seconds"].get("total", 0) / 3600
     lines = [
-        f"Snapshot [`{snapshot.as_posix()}/`]({snapshot.as_posix()}/report.md) (commit "
+        f"Snapshot [`{link}/`]({link}/report.md) (commit "
         f"`{stamp['commit'][:12]}`, finished {stamp['finished'].replace('T', ' ')}; "
         f"{stamp['running_seconds'] / 3600:.2f} h of Snakemake "
         f"running over {stamp['invocations']} invocation(s), {job_hours:.2f} job-hours "
@@ -205,7 +207,7 @@ def write_readme_results(readme: str | Path, snapshot: str | Path) -> None:
                          f"and {README_END!r} around it")
     head, rest = text.split(README_BEGIN, 1)
     tail = rest.split(README_END, 1)[1]
-    block = f"{README_BEGIN}\n{results_markdown(snapshot)}\n{README_END}"
+    block = f"{README_BEGIN}\n{results_markdown(snapshot, readme.parent)}\n{README_END}"
     write_text(readme, head + block + tail)
 
 
