@@ -80,6 +80,12 @@ def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
     assert stamp["wall_seconds"] >= 120  # from the first job's start to the newest output
     assert stamp["invocations"] == 1 and 0 < stamp["running_seconds"] <= stamp["wall_seconds"]
     assert stamp["machine"]["cores"] >= 1 and stamp["machine"]["torch"]
+    cpuinfo = Path("/proc/cpuinfo")
+    models = [line.split(":", 1)[1].strip() for line in
+              (cpuinfo.read_text().splitlines() if cpuinfo.exists() else [])
+              if line.startswith("model name")]
+    # The CPU's model where the system names it (not just "x86_64": sessions differ in CPU).
+    assert stamp["machine"]["cpu"] == (models[0] if models else stamp["machine"]["cpu"])
     assert json.loads((out / "stamp.json").read_text()) == stamp
     assert stale_reasons(out / "stamp.json", run) == []
 

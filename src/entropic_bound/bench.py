@@ -10,14 +10,17 @@ achieved GFLOP/s against a measured matmul ceiling of this machine, the largest 
 difference of the final losses and of the learned kernels' R~eff, and the floor: seconds per
 cell of the cheapest known formulation run at the matmul ceiling (:func:`floor_flops`), with
 the ratio over the naive loop that such a perfect trainer would reach ("max ratio"), i.e. the
-most this hardware allows. Not a test: it measures.
+most this hardware allows; and the GEMM floor: seconds per cell of the cheapest formulation's
+matrix products alone, each timed at its own shapes (:mod:`entropic_bound.gemm_floor`), the
+fastest any trainer built from torch's GEMMs could be. Not a test: it measures.
 
 With ``--dag`` it also prices the whole training DAG from per-cell costs: every grid student
 (E3, E5) at the seconds per step of the cell of its experiment, kind, role and order (the fast
 trainer's Gram or kernel order; within an order the step's flops scale the cost to the
 student's rank), and at the floor; every fixed-operator student (E1, E2: the autograd loop the
 workflow runs them with) at the seconds per step of its (experiment, class) cell, timed at
-r = r* (:func:`ladder_cells`). Given a finished run (``--dag results/benchmarks``) it prints
+r = r* (:func:`ladder_cells`); every grid student also at the GEMM floor, summed against
+the 2 h budget of issue 11. Given a finished run (``--dag results/benchmarks``) it prints
 the run's measured training job-seconds beside the estimate, and the run's job-seconds per
 experiment over every rule (E4's estimators and E6's corpora and LMs have no cell).
 """
@@ -30,7 +33,10 @@ import math
 import multiprocessing as mp
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from .gemm_floor import GemmFloor
 
 CELLS = {
     # name: (experiment, teacher kind, r* (None: the experiment's), student rank r (None: r*),
@@ -53,6 +59,7 @@ GRID_EXPERIMENTS = ("e3", "e5")
 LADDER_EXPERIMENTS = ("e1", "e2")
 TRAINING_RULES = {"train_grid_cells", "train_fixed_cells"}
 PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
+BUDGET_S = 2 * 3600 * 2  # issue 11's target: the whole paper in 2 h on 2 cores
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,8 @@ def ladder_cells(paper: dict) -> dict[tuple[str, str], int]:
 
 
 def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float,
-                 ladder_seconds_per_step: dict[tuple[str, str], float] | None = None
+                 ladder_seconds_per_step: dict[tuple[str, str], float] | None = None,
+                 gemm_floor: Callable[[str, int, int, int, int], float] | None = None
                  ) -> list[dict]:
     """Job-seconds of the training DAG, per experiment, priced from per-cell costs.
 
@@ -195,13 +203,17 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
     ``ladder_seconds_per_step``: the autograd loop's seconds per step of each
     (experiment, class) of :func:`ladder_cells`; a fixed-operator student costs steps x
     datasets x that of its cell (no floor model: ``floor_s`` is NaN). Students with no cell are
-    counted in ``unpriced_steps``."""
+    counted in ``unpriced_steps``. ``gemm_floor(kind, n, T, d, r)``: seconds per step of a grid
+    student at the GEMM floor (:class:`gemm_floor.GemmFloor`); given, each grid experiment
+    also gets ``gemm_floor_s`` (NaN for the fixed-operator ones)."""
     out: dict[str, dict] = {}
 
     def row_of(st: dict, floor: float) -> dict:
         row = out.setdefault(st["experiment"], {"experiment": st["experiment"], "students": 0,
                                                 "student_steps": 0, "estimate_s": 0.0,
                                                 "floor_s": floor, "unpriced_steps": 0})
+        if gemm_floor is not None:
+            row.setdefault("gemm_floor_s", floor)
         row["students"] += st["datasets"]
         row["student_steps"] += st["steps"] * st["datasets"]
         return row
@@ -219,6 +231,8 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
         steps = st["steps"] * st["datasets"]
         shape = (st["n"], st["T"], st["d"])
         row["floor_s"] += steps * floor_flops(st["kind"], *shape, st["r"]) / (ceiling * 1e9)
+        if gemm_floor is not None:
+            row["gemm_floor_s"] += steps * gemm_floor(st["kind"], *shape, st["r"])
         match = next((name for name, cell in cells.items()
                       if CELLS[name][0] == st["experiment"] and cell.kind == st["kind"]
                       and CELLS[name][4] == st["role"]
@@ -233,20 +247,25 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
     return list(out.values())
 
 
-def matmul_ceiling(threads: int, device: str) -> float:
-    """GFLOP/s of a large float32 GEMM on this machine with the same thread count."""
+def matmul_ceiling(threads: int, device: str, rounds: int = 5) -> float:
+    """GFLOP/s of a large float32 GEMM on this machine with the same thread count: the best of
+    ``rounds`` rounds (a shared machine only ever slows a round, and a ceiling measured low
+    would raise every floor priced at it)."""
     import torch
 
     torch.set_num_threads(threads)
     a = torch.randn(2048, 2048, device=device)
     b = torch.randn(2048, 2048, device=device)
     a @ b
-    _sync(device)
-    start = time.perf_counter()
-    for _ in range(5):
-        a @ b
-    _sync(device)
-    return 5 * 2 * 2048**3 / (time.perf_counter() - start) / 1e9
+    best = math.inf
+    for _ in range(rounds):
+        _sync(device)
+        start = time.perf_counter()
+        for _ in range(3):
+            a @ b
+        _sync(device)
+        best = min(best, (time.perf_counter() - start) / 3)
+    return 2 * 2048**3 / best / 1e9
 
 
 def _sync(device: str) -> None:
@@ -361,10 +380,11 @@ def main(argv: list[str] | None = None) -> None:
 
     paper = effective_config(*PAPER)
     ceiling = matmul_ceiling(a.threads, a.device)
+    gemm = GemmFloor() if a.device == "cpu" else None
     print(f"matmul ceiling: {ceiling:.1f} GFLOP/s (float32 2048^3 GEMM, {a.threads} thread(s), "
           f"{a.device}); {a.steps} steps per measurement\n")
     header = (f"{'cell':34s} {'naive s/cell':>12s} {'fast s/cell':>11s} {'ratio':>6s} "
-              f"{'floor s/cell':>12s} {'max ratio':>9s} "
+              f"{'floor s/cell':>12s} {'GEMM floor':>10s} {'max ratio':>9s} "
               f"{'naive MB':>8s} {'fast MB':>8s} {'naive GF/s':>10s} {'fast GF/s':>9s} "
               f"{'dloss rel':>9s} {'dR~eff':>8s}")
     print(header)
@@ -382,8 +402,10 @@ def main(argv: list[str] | None = None) -> None:
         gf = {t: step_flops(t, kind, n, T, d, r) / res[t].seconds_per_step / 1e9
               for t in res}
         floor_s = floor_flops(kind, n, T, d, r) / (ceiling * 1e9)
+        gemm_s = gemm.step_seconds(kind, n, T, d, r)[0] if gemm else math.nan
         row = {"cell": cell, "naive_s_per_cell": nv.seconds_per_step * paper_steps,
                "floor_s_per_cell": floor_s * paper_steps,
+               "gemm_floor_s_per_cell": gemm_s * paper_steps,
                "max_ratio": nv.seconds_per_step / floor_s,
                "fast_s_per_cell": fs.seconds_per_step * paper_steps,
                "fast_s_per_step": fs.seconds_per_step,
@@ -395,7 +417,8 @@ def main(argv: list[str] | None = None) -> None:
                "ceiling_gflops": ceiling, "steps": a.steps, "threads": a.threads}
         rows.append(row)
         print(f"{cell:34s} {row['naive_s_per_cell']:12.1f} {row['fast_s_per_cell']:11.1f} "
-              f"{row['ratio']:6.2f} {row['floor_s_per_cell']:12.1f} {row['max_ratio']:9.2f} "
+              f"{row['ratio']:6.2f} {row['floor_s_per_cell']:12.1f} "
+              f"{row['gemm_floor_s_per_cell']:10.1f} {row['max_ratio']:9.2f} "
               f"{nv.peak_mb:8.0f} {fs.peak_mb:8.0f} {gf['naive']:10.1f} "
               f"{gf['fast']:9.1f} {row['loss_rel_diff']:9.1e} {row['reff_energy_diff']:8.1e}",
               flush=True)
@@ -412,7 +435,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{exp + ' ' + cls:22s} {r:3d} {timing['seconds_per_step']:8.4f} "
                   f"{timing['seconds_per_step'] * 1500:16.1f} {timing['peak_mb']:6.0f}",
                   flush=True)
-        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step), a.dag)
+        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step,
+                               gemm and (lambda *shape: gemm.step_seconds(*shape)[0])), a.dag)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
@@ -432,9 +456,15 @@ def print_dag(estimate: list[dict], benchmarks: str) -> None:
         table["measured_s"] = table["experiment"].map(
             training.groupby("experiment")["seconds"].sum())
         table["measured_over_estimate"] = table["measured_s"] / table["estimate_s"]
-    print("\ntraining DAG (job-seconds, one thread per job; floor: none for the autograd "
-          "classes):")
+    print("\ntraining DAG (job-seconds, one thread per job; floor: the flops at the matmul "
+          "ceiling; gemm_floor: the products at their own shapes' speed; none for the "
+          "autograd classes):")
     print(table.to_string(index=False, float_format="{:.1f}".format))
+    if "gemm_floor_s" in table:
+        grids = table["gemm_floor_s"].sum()  # NaN (fixed-operator rows) skipped
+        print(f"the grids at the GEMM floor: {grids:.0f} job-seconds, {grids / 7200:.2f} h on "
+              f"2 cores at full use ({grids / BUDGET_S:.0%} of a 2 h run's {BUDGET_S:,} "
+              f"job-seconds)")
     if records is not None:
         summary = cost_summary(records, "experiment")
         print("\nthe run, every benchmarked rule (job-seconds per experiment):")

@@ -64,15 +64,27 @@ def head_commit(repo: str | Path = ".") -> tuple[str, bool]:
     return head.stdout.strip(), dirty
 
 
+def cpu_model() -> str:
+    """The CPU's model name (Linux: /proc/cpuinfo), else the architecture: sessions of one
+    project get different CPUs, and job-seconds are only comparable on the same one."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine() -> dict:
-    """Cores, memory and the versions that decide the numbers."""
+    """Cores, memory, the CPU model and the versions that decide the numbers."""
     import numpy
     import pandas
     import torch
 
     pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
     return {"cores": os.cpu_count(), "memory_gib": round(pages * page_size / 2**30, 1),
-            "cpu": platform.processor() or platform.machine(), "python": platform.python_version(),
+            "cpu": cpu_model(), "python": platform.python_version(),
             "torch": torch.__version__, "numpy": numpy.__version__, "pandas": pandas.__version__}
 
 

@@ -1,0 +1,151 @@
+"""The GEMM floor of a query-key training step: its matrix products timed at their own shapes.
+
+:func:`entropic_bound.bench.floor_flops` prices a step at the large-GEMM ceiling (a 2048^3
+product), which the products of a step never reach here: their inner or outer dimension is T,
+d or r (16, 32, <= 16 in E3), where a BLAS kernel spends most of its time outside its inner
+loop. This module lists every product of each known formulation of one full-batch step
+(forward and backward; n samples in chunks of m, sample-wise products batched):
+
+    trainer kernel order (fast.QKBatch):  S = (X K) X^T, Y_hat = (A X) V
+    value-first, kernel scores:           S = (X K) X^T, Y_hat = A (X V)
+    value-first, factor scores:           S = (X W_Q)(X W_K)^T, Y_hat = A (X V)
+    Gram order (linear teacher only):     Y_hat_n = (X_n W_Q)(W_K^T G_n V), G_n = X_n^T X_n
+
+and times each product alone on contiguous float32 operands (the best of several rounds),
+with torch's own kernels on this machine, at the chunk size where it is fastest and, where a
+data operand is shared, with up to 16 students of a dataset stacked into one wider product
+(:func:`stacked`), whichever is fastest per student. The floor of a student-step is the
+cheapest formulation's sum: no elementwise pass, no softmax, no optimizer, no Python, each
+product in its best layout, chunking and stacking. So no trainer built from these products
+runs faster; a hand-fused small-matrix kernel could (this is a floor for torch's GEMMs, not
+for the hardware).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+# A product: ("mm", M, K, N) is (M x K)(K x N); ("bmm", b, M, K, N) is b such products.
+Product = tuple
+# Where a product's data operand (X, X^T or the Gram matrices) is shared by every student of a
+# dataset, students can be stacked into one wider product: "M" stacks their left operands'
+# rows (X shared on the right), "N" their right operands' columns (X shared on the left); None:
+# nothing shared (each student's own weights on both sides).
+Stack = str | None
+
+CHUNKS = (64, 128, 256, 512, 1024, 3000)
+STACKS = (1, 2, 4, 8, 16)  # students per product; E3's largest dataset trains 17
+
+
+def products(formulation: str, T: int, d: int, r: int, m: int) -> list[tuple[Product, Stack]]:
+    """The products of one step of ``formulation`` on a chunk of m samples, forward then
+    backward (gradients of the loss w.r.t. the factors and V), each with its :data:`Stack`."""
+    mt = m * T
+    if formulation == "gram":
+        return [(("mm", mt, d, r), "N"), (("mm", r, d, m * d), "M"),  # Q, P = W_K^T G
+                (("mm", r * m, d, d), None),  # C = P V
+                (("bmm", m, T, r, d), None),  # Y_hat_n = Q_n C_n
+                (("bmm", m, T, d, r), None), (("bmm", m, r, T, d), None),  # dQ_n, dC_n
+                (("mm", d, r * m, d), None), (("mm", r * m, d, d), None),  # dV, dP
+                (("mm", d, m * d, r), "N"), (("mm", d, mt, r), "N")]  # dW_K, dW_Q
+    kernel_scores = [(("mm", mt, d, d), "N"), (("bmm", m, T, d, T), "M"),  # X K, (X K) X^T
+                     (("bmm", m, T, T, d), "M"), (("mm", d, mt, d), "N")]  # dS X, X^T (dS X)
+    if formulation == "kernel":  # the fast trainer's: Y_hat = (A X) V
+        return kernel_scores + [(("bmm", m, T, T, d), "M"), (("mm", mt, d, d), None),  # A X, .V
+                                (("mm", d, mt, d), None), (("mm", mt, d, d), None),  # dV, dY V^T
+                                (("bmm", m, T, d, T), "M")]  # dA = (dY V^T) X^T
+    value_first = [(("mm", mt, d, d), "N"), (("bmm", m, T, T, d), None),  # X V, A (X V)
+                   (("bmm", m, T, d, T), None), (("bmm", m, T, T, d), None),  # dA, A^T dY
+                   (("mm", d, mt, d), "N")]  # dV = X^T (A^T dY)
+    if formulation == "value_first":
+        return kernel_scores + value_first
+    if formulation == "factor_scores":
+        return value_first + [(("mm", mt, d, r), "N"), (("mm", mt, d, r), "N"),  # X W_Q, X W_K
+                              (("bmm", m, T, r, T), None),  # S = Q K^T
+                              (("bmm", m, T, T, r), None), (("bmm", m, T, T, r), None),  # dQ, dK
+                              (("mm", d, mt, r), "N"), (("mm", d, mt, r), "N")]  # dW_Q, dW_K
+    raise ValueError(f"unknown formulation {formulation!r}")
+
+
+def stacked(product: Product, stack: Stack, students: int) -> Product:
+    """The one product that computes ``product`` for ``students`` students at once."""
+    if students == 1:
+        return product
+    if stack is None:
+        raise ValueError(f"{product} shares no operand between students")
+    *head, M, K, N = product
+    return (*head, M * students, K, N) if stack == "M" else (*head, M, K, N * students)
+
+
+def formulations(kind: str) -> tuple[str, ...]:
+    """The formulations of a step of ``kind`` (the Gram order needs the linear mixer)."""
+    base = ("kernel", "value_first", "factor_scores")
+    return (*base, "gram") if kind == "linear_qk" else base
+
+
+def flops(product: Product) -> float:
+    """2 x multiply-adds of one product."""
+    return 2.0 * math.prod(product[1:])
+
+
+def time_product(product: Product, rounds: int = 7, round_seconds: float = 2e-3) -> float:
+    """Best seconds of one product on contiguous random float32 operands (current threads):
+    the fastest of ``rounds`` rounds of at least ``round_seconds`` each. The minimum, because
+    a shared machine only ever adds time."""
+    import torch
+
+    if product[0] == "mm":
+        _, M, K, N = product
+        a, b = torch.randn(M, K), torch.randn(K, N)
+    else:
+        _, B, M, K, N = product
+        a, b = torch.randn(B, M, K), torch.randn(B, K, N)
+    out = a @ b  # warm-up: thread pool, allocator
+    start = time.perf_counter()
+    torch.matmul(a, b, out=out)
+    repeats = max(1, math.ceil(round_seconds / max(time.perf_counter() - start, 1e-7)))
+    best = math.inf
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(repeats):
+            torch.matmul(a, b, out=out)
+        best = min(best, (time.perf_counter() - start) / repeats)
+    return best
+
+
+class GemmFloor:
+    """Seconds per student-step at the GEMM floor: each product at the chunk and the number of
+    stacked students where it is fastest, each distinct product timed once."""
+
+    def __init__(self, timer: Callable[[Product], float] = time_product,
+                 chunks: tuple[int, ...] = CHUNKS, stacks: tuple[int, ...] = STACKS):
+        self.timer = timer
+        self.chunks = chunks
+        self.stacks = stacks
+        self._seconds: dict[Product, float] = {}
+
+    def _seconds_of(self, product: Product) -> float:
+        if product not in self._seconds:
+            self._seconds[product] = self.timer(product)
+        return self._seconds[product]
+
+    def _product_seconds(self, n: int, formulation: str, T: int, d: int, r: int,
+                         index: int) -> float:
+        """Seconds per student of the index-th product of a formulation over all n samples,
+        at its fastest chunk (n / m chunks of m samples) and stack (B students a product)."""
+        best = math.inf
+        for m in {min(c, n) for c in self.chunks}:
+            product, stack = products(formulation, T, d, r, m)[index]
+            for b in self.stacks if stack is not None else (1,):
+                best = min(best, self._seconds_of(stacked(product, stack, b)) * n / m / b)
+        return best
+
+    def step_seconds(self, kind: str, n: int, T: int, d: int, r: int) -> tuple[float, str]:
+        """(seconds, formulation) of the cheapest formulation's products for one step."""
+        costs = {f: sum(self._product_seconds(n, f, T, d, r, i)
+                        for i in range(len(products(f, T, d, r, 1))))
+                 for f in formulations(kind)}
+        best = min(costs, key=costs.get)
+        return costs[best], best
