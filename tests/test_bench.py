@@ -3,6 +3,7 @@ counted from the paper's config, and their cost from per-cell seconds per step (
 constructed cell costs)."""
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,21 @@ def test_each_fixed_operator_student_is_priced_by_its_class_cell():
     del ladder[("e2", "B2")]
     rows = {row["experiment"]: row for row in dag_estimate(PAPER, cell_costs(), 100.0, ladder)}
     assert rows["e2"]["unpriced_steps"] == 5 * (2 * SWEEP + RECOVERY)
+
+
+def _child_peak_mb(_) -> float:
+    from entropic_bound.bench import peak_rss_mb
+
+    return peak_rss_mb()
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_a_spawned_cells_peak_memory_is_its_own_not_its_parents():
+    import multiprocessing as mp
+
+    held = bytearray(600 * 2**20)  # the parent's 600 MB, touched so that they are resident
+    held[::4096] = b"\1" * len(held[::4096])
+    with mp.get_context("spawn").Pool(1) as pool:
+        child = pool.apply(_child_peak_mb, (0,))
+    assert 0 < child < 300, child  # ru_maxrss would report > 600: inherited across the exec
+    del held
