@@ -111,6 +111,18 @@ def test_a_stale_snapshot_is_flagged(run):
                for r in stale_reasons(stamp_path, run, require_current_config=False))
 
 
+def test_republishing_a_tracked_snapshot_is_clean_but_other_edits_are_not(run):
+    cfg = effective_config(str(run / CONFIG), str(run / SCHEMA))
+    snapshot(run, cfg)
+    git(run, "add", "report/paper")
+    git(run, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "publish")
+    # Snakemake removes the snapshot rule's output folder before the job runs.
+    shutil.rmtree(run / "report/paper")
+    assert snapshot(run, cfg)["dirty"] is False
+    (run / CONFIG).write_text((run / CONFIG).read_text() + "\n# an uncommitted edit\n")
+    assert snapshot(run, cfg)["dirty"] is True
+
+
 def test_a_snapshot_of_a_run_with_other_settings_says_so(run):
     cfg = effective_config(str(run / CONFIG), str(run / SCHEMA))
     cfg["e3"] = {**cfg["e3"], "n": 256}

@@ -55,13 +55,18 @@ def _git(repo: str | Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
 
 
-def head_commit(repo: str | Path = ".") -> tuple[str, bool]:
-    """(full hash of HEAD, whether tracked files differ from it)."""
+def head_commit(repo: str | Path = ".", outside: str | Path | None = None) -> tuple[str, bool]:
+    """(full hash of HEAD, whether tracked files differ from it), with the folder ``outside``
+    left out of the comparison when given."""
     head = _git(repo, "rev-parse", "HEAD")
     if head.returncode:
         raise RuntimeError(f"{repo} is not a git checkout: {head.stderr.strip()}")
-    dirty = bool(_git(repo, "status", "--porcelain", "--untracked-files=no").stdout.strip())
-    return head.stdout.strip(), dirty
+    paths = []
+    if outside is not None:
+        rel = Path(os.path.relpath(Path(outside).resolve(), Path(repo).resolve())).as_posix()
+        paths = ["--", ".", f":(exclude){rel}"]
+    status = _git(repo, "status", "--porcelain", "--untracked-files=no", *paths)
+    return head.stdout.strip(), bool(status.stdout.strip())
 
 
 def cpu_model() -> str:
@@ -108,7 +113,9 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
 
     ``tables``: parquet tables, each written as ``<name>.csv``; ``report_dir``: where the
     rendered report and its figures are (None for a run that rendered none)."""
-    commit, dirty = head_commit(repo)  # before writing: the snapshot folder itself is tracked
+    # The snapshot's own folder is not the code it was built from: once published it is
+    # tracked, and Snakemake deletes a rule's outputs before the job runs.
+    commit, dirty = head_commit(repo, outside=out)
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
