@@ -2,7 +2,6 @@
 counted from the paper's config, and their cost from per-cell seconds per step (closed forms on
 constructed cell costs)."""
 
-import math
 from pathlib import Path
 
 import pytest
@@ -103,7 +102,10 @@ def test_each_fixed_operator_student_is_priced_by_its_class_cell():
     assert rows["e1"]["estimate_s"] == pytest.approx(5 * (6 * SWEEP + RECOVERY) * 0.01)
     assert rows["e2"]["estimate_s"] == pytest.approx(72_500 * 0.1 + (182_500 - 72_500) * 0.01)
     assert rows["e2"]["students"] == 5 * (13 + 8) and rows["e2"]["unpriced_steps"] == 0
-    assert math.isnan(rows["e2"]["floor_s"])
+    # E1's floor: B0's flops at the ceiling (100 GFLOP/s), 4T^2 nd + 6nTd^2 per step
+    T, d, n = 16, 12, 3000
+    assert rows["e1"]["floor_s"] == pytest.approx(
+        5 * (6 * SWEEP + RECOVERY) * (4 * T * T * n * d + 6 * n * T * d * d) / 100e9)
     # the grids are priced as before, and a class without a cell is counted unpriced
     assert rows["e3"]["estimate_s"] == pytest.approx(
         {r["experiment"]: r for r in dag_estimate(PAPER, cell_costs(), 100.0)}["e3"]["estimate_s"])

@@ -1,13 +1,26 @@
-"""The GEMM floor: each formulation's products carry exactly its closed-form flops, and the
-floor picks the cheapest formulation and chunk under a constructed product timer; the DAG
-pricing sums it over the grids' students."""
+"""The GEMM floor: each formulation's products carry exactly its closed-form flops (the
+query-key step, the ladder's classes, E6's Transformer), and the floor picks the cheapest
+formulation and chunk under a constructed product timer; the DAG pricing sums it over every
+student of the training DAG."""
 
-import math
 
 import pytest
 
 from entropic_bound.bench import dag_estimate, floor_flops, step_flops
-from entropic_bound.gemm_floor import GemmFloor, flops, formulations, products, stacked
+from entropic_bound.gemm_floor import (
+    GemmFloor,
+    ffn_products,
+    flops,
+    formulations,
+    gradients,
+    ladder_listings,
+    listing_flops,
+    lm_products,
+    mixer_products,
+    products,
+    stacked,
+    transposed,
+)
 from entropic_bound.settings import effective_config
 
 PAPER = effective_config("config.yaml", "workflow/schemas/config.schema.yaml")
@@ -81,8 +94,11 @@ def test_stacking_students_shares_a_products_fixed_cost_only_where_an_operand_is
         prods = products(f, T, d, r, n)
         shared = sum(stack is not None for _, stack in prods)
         # Per student, a stack of 4 pays a quarter of each shared product's 1e-4 s call.
-        saved = sum(alone._product_seconds(n, f, T, d, r, i)
-                    - four._product_seconds(n, f, T, d, r, i) for i in range(len(prods)))
+        def listing(m, f=f):
+            return products(f, T, d, r, m)
+
+        saved = sum(alone.product_seconds(listing, n, i) - four.product_seconds(listing, n, i)
+                    for i in range(len(prods)))
         assert saved == pytest.approx(shared * 0.75e-4)
     assert stacked(("bmm", 5, 16, 32, 16), "M", 4) == ("bmm", 5, 64, 32, 16)
     assert stacked(("mm", 48, 32, 32), "N", 4) == ("mm", 48, 32, 128)
@@ -90,19 +106,102 @@ def test_stacking_students_shares_a_products_fixed_cost_only_where_an_operand_is
         stacked(("mm", 48, 32, 32), None, 2)
 
 
-def test_the_dag_sums_the_gemm_floor_over_every_grid_student():
+class ConstantFloor:
+    """A GemmFloor stand-in: fixed seconds per step for each kind of student."""
+
+    def step_seconds(self, kind, n, T, d, r):
+        return {("linear_qk", 16): 2e-3, ("softmax_qk", 16): 3e-3}.get((kind, T), 1e-3), kind
+
+    def ladder_step_seconds(self, cls, n, T, d, r):
+        return 0.1 if cls.startswith("B3") else 0.01
+
+    def listing_seconds(self, listing, n):
+        return 0.5 * listing_flops(listing, n) / 1e12  # E6: half a second per TFLOP
+
+
+def test_the_dag_sums_the_gemm_floor_over_every_student():
     costs = {}  # no cell: the estimate is unpriced, the floors are still summed
-    per_step = {("linear_qk", 16): 2e-3, ("softmax_qk", 16): 3e-3}
-
-    def floor(kind, n, T, d, r):
-        return per_step.get((kind, T), 1e-3)  # E5 (T = 10) at 1 ms
-
-    rows = {row["experiment"]: row for row in dag_estimate(PAPER, costs, 100.0, {}, floor)}
+    rows = {row["experiment"]: row for row in dag_estimate(PAPER, costs, 100.0, None,
+                                                           ConstantFloor())}
     e3 = 5 * (48 * 1500 + 6 * 2500)  # student-steps per teacher
     assert rows["e3"]["gemm_floor_s"] == pytest.approx(e3 * 2e-3 + e3 * 3e-3)
     assert rows["e5"]["gemm_floor_s"] == pytest.approx(15 * (8 * 1500 + 2500) * 1e-3)
-    assert math.isnan(rows["e2"]["gemm_floor_s"])
+    # E2: 72,500 student-steps of the B3 family, 110,000 of the other classes; E1: B0 only.
+    assert rows["e2"]["gemm_floor_s"] == pytest.approx(72_500 * 0.1 + 110_000 * 0.01)
+    assert rows["e1"]["gemm_floor_s"] == pytest.approx(5 * (6 * 1500 + 2500) * 0.01)
+    # E6: 6 corpora x 5 seeds per d_model, 300 steps of batch 32 x context 64, 2 layers.
+    tflop = sum(3 * 2 * (24 * 2048 * d * d + 4 * 2048 * 64 * d) for d in (64, 128, 256)) / 1e12
+    assert rows["e6"]["student_steps"] == 90 * 300 and rows["e6"]["unpriced_steps"] == 90 * 300
+    assert rows["e6"]["gemm_floor_s"] == pytest.approx(30 * 300 * 0.5 * tflop)
+    assert rows["e6"]["floor_s"] == pytest.approx(30 * 300 * tflop * 1e12 / 100e9)
     assert "gemm_floor_s" not in dag_estimate(PAPER, costs, 100.0)[0]
+
+
+def test_backward_products_carry_twice_the_forward_flops():
+    assert gradients(("mm", 5, 7, 11)) == [(("mm", 5, 11, 7), None), (("mm", 7, 5, 11), None)]
+    # an operand shared in the forward stays shared in the gradient that reads it
+    assert gradients(("bmm", 3, 5, 7, 11), "M", right=False) == [(("bmm", 3, 5, 11, 7), "M")]
+    rows, d = 360, 10
+    assert listing_flops(lambda m: ffn_products(m, d, 4), rows) == 3 * 2 * (2 * rows * d * 4 * d)
+
+
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_the_transformer_step_has_its_closed_form_flops(d):
+    # Per layer forward: QKV 6mTd^2, Q K^T and A V 2mT^2d each, projection 2mTd^2, FFN
+    # 16mTd^2; backward twice that. 2 layers, 4 heads, FFN x4 (App. B).
+    m, T = 32, 64
+    total = listing_flops(lambda k: lm_products(k, d, 4, 2, 4, T), m)
+    assert total == 2 * 3 * (24 * m * T * d * d + 4 * m * T * T * d)
+    assert len(lm_products(m, d, 4, 2, 4, T)) == 2 * 3 * 6
+
+
+def test_the_ladder_classes_price_their_own_products():
+    n, T, d, r = 3000, 12, 10, 3
+    # B0: A X (2T^2 nd) and (A X) V (2nTd^2) forward; dV, dY V^T (2nTd^2 each) and
+    # dA = d(AX) X^T (2T^2 nd) backward; X is data, so no dX.
+    assert listing_flops(ladder_listings("B0", T, d, r)[0][0], n) == (
+        4 * T * T * n * d + 6 * n * T * d * d)
+    b2 = ladder_listings("B2", T, d, r)
+    assert [listing_flops(f, n) for f, _ in b2] == [
+        listing_flops(lambda m, f=f: products(f, T, d, r, m), n)
+        for f in formulations("softmax_qk")]
+    assert all(stack for _, stack in b2)
+    # The B3 family adds its FFN, and its students share no operand (LN(X) is each one's own).
+    ffn = listing_flops(lambda m: ffn_products(m * T, d, 4), n)
+    for cls in ("B3", "B3_postln"):
+        b3 = ladder_listings(cls, T, d, r)
+        assert [listing_flops(f, n) - ffn for f, _ in b3] == [listing_flops(f, n) for f, _ in b2]
+        assert not any(stack for _, stack in b3)
+    assert len(ladder_listings("B1c", T, d, d)) == len(formulations("linear_qk"))
+    with pytest.raises(ValueError, match="unknown ladder class"):
+        ladder_listings("B9", T, d, r)
+
+
+def test_the_ladder_floor_stacks_students_only_where_the_class_allows():
+    n, T, d, r = 3000, 12, 10, 3
+    timer, _ = timer_with_overhead(1e-4, 10.0)
+    g = GemmFloor(timer, chunks=(3000,), stacks=(1, 4))
+    b0 = g.ladder_step_seconds("B0", n, T, d, r)
+    mix = mixer_products(T, d, n)
+    shared = sum(stack is not None for _, stack in mix)
+    assert b0 == pytest.approx(len(mix) * 1e-4 - shared * 0.75e-4 + sum(
+        flops(p) for p, _ in mix) / 1e10)
+    b3 = g.ladder_step_seconds("B3", n, T, d, r)
+    assert b3 == pytest.approx(min(len(f(n)) * 1e-4 + listing_flops(f, n) / 1e10
+                                   for f, _ in ladder_listings("B3", T, d, r)))
+
+
+def test_each_product_is_priced_in_its_faster_orientation():
+    # A BLAS that runs tall products (M >> N) 4x slower than their transposes.
+    def timer(p):
+        *_, M, K, N = p
+        return flops(p) / 1e10 * (4.0 if M > N else 1.0)
+
+    assert transposed(("bmm", 3, 5, 7, 11)) == ("bmm", 3, 11, 7, 5)
+    g = GemmFloor(timer, chunks=(3000,), stacks=(1,))
+    tall = [(("mm", 36000, 40, 10), None), (("mm", 10, 40, 36000), None)]
+    assert g.listing_seconds(lambda m: tall, 3000) == pytest.approx(
+        2 * flops(tall[0][0]) / 1e10)
 
 
 def test_a_real_product_is_timed_positive_and_finite():

@@ -19,10 +19,13 @@ With ``--dag`` it also prices the whole training DAG from per-cell costs: every 
 trainer's Gram or kernel order; within an order the step's flops scale the cost to the
 student's rank), and at the floor; every fixed-operator student (E1, E2: the autograd loop the
 workflow runs them with) at the seconds per step of its (experiment, class) cell, timed at
-r = r* (:func:`ladder_cells`); every grid student also at the GEMM floor, summed against
-the 2 h budget of issue 11. Given a finished run (``--dag results/benchmarks``) it prints
-the run's measured training job-seconds beside the estimate, and the run's job-seconds per
-experiment over every rule (E4's estimators and E6's corpora and LMs have no cell).
+r = r* (:func:`ladder_cells`); every student of the training DAG (grids, ladders and E6's
+LMs) also at its flop floor and its GEMM floor, summed against the 2 h budget of issue 11.
+Given a finished run (``--dag results/benchmarks``) it prints the run's measured training
+job-seconds beside the estimate, the run's job-seconds per experiment over every rule (E4's
+estimators and E6's LMs have no cell), and the cost of starting its jobs (a fresh interpreter
+per job, :func:`job_start_seconds`). ``--dag --floor`` prints the floors alone, timing no
+trainer (a few minutes).
 """
 
 from __future__ import annotations
@@ -33,10 +36,9 @@ import math
 import multiprocessing as mp
 import resource
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from .gemm_floor import GemmFloor
+from .gemm_floor import GemmFloor, ladder_listings, listing_flops, lm_products
 
 CELLS = {
     # name: (experiment, teacher kind, r* (None: the experiment's), student rank r (None: r*),
@@ -57,7 +59,12 @@ CELLS = {
 # E5), and the fixed-operator experiments whose students the ladder cells price.
 GRID_EXPERIMENTS = ("e3", "e5")
 LADDER_EXPERIMENTS = ("e1", "e2")
-TRAINING_RULES = {"train_grid_cells", "train_fixed_cells"}
+TRAINING_RULES = {"train_grid_cells", "train_fixed_cells", "train_lm_cells"}
+# The module each benchmarked rule's job imports before its work: a fresh interpreter per job.
+RULE_MODULES = {"train_grid_cells": "entropic_bound.train_grid",
+                "train_fixed_cells": "entropic_bound.train_fixed",
+                "train_lm_cells": "entropic_bound.train_lm",
+                "estimate_e4_data": "entropic_bound.estimators"}
 PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
 BUDGET_S = 2 * 3600 * 2  # issue 11's target: the whole paper in 2 h on 2 cores
 
@@ -190,10 +197,26 @@ def ladder_cells(paper: dict) -> dict[tuple[str, str], int]:
     return cells
 
 
+def lm_students(paper: dict) -> list[dict]:
+    """E6's LM cells of ``paper``, one row per d_model: steps, datasets (corpora x seeds) and
+    the model's shape (config sections ``e6.model`` and ``e6.train``)."""
+    c = paper["e6"]
+    model, train = c["model"], c["train"]
+    return [{"experiment": "e6", "d_model": d, "steps": train["steps"],
+             "datasets": len(c["corpora"]) * len(c["seeds"]), "batch": train["batch"],
+             "heads": model["heads"], "layers": model["layers"],
+             "ffn_mult": model["ffn_mult"], "context": model["context"]}
+            for d in c["d_models"]]
+
+
+def _lm_listing(st: dict):
+    return lambda m: lm_products(m, st["d_model"], st["heads"], st["layers"], st["ffn_mult"],
+                                 st["context"])
+
+
 def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float,
                  ladder_seconds_per_step: dict[tuple[str, str], float] | None = None,
-                 gemm_floor: Callable[[str, int, int, int, int], float] | None = None
-                 ) -> list[dict]:
+                 gemm_floor: GemmFloor | None = None) -> list[dict]:
     """Job-seconds of the training DAG, per experiment, priced from per-cell costs.
 
     ``seconds_per_step``: the fast trainer's measured seconds per step of each cell in CELLS.
@@ -202,37 +225,43 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
     its floor is floor_flops at the matmul ``ceiling`` (GFLOP/s).
     ``ladder_seconds_per_step``: the autograd loop's seconds per step of each
     (experiment, class) of :func:`ladder_cells`; a fixed-operator student costs steps x
-    datasets x that of its cell (no floor model: ``floor_s`` is NaN). Students with no cell are
-    counted in ``unpriced_steps``. ``gemm_floor(kind, n, T, d, r)``: seconds per step of a grid
-    student at the GEMM floor (:class:`gemm_floor.GemmFloor`); given, each grid experiment
-    also gets ``gemm_floor_s`` (NaN for the fixed-operator ones)."""
+    datasets x that of its cell; its floor is the flops of its cheapest formulation
+    (:func:`gemm_floor.ladder_listings`) at the ceiling. E6's LM cells (:func:`lm_students`)
+    have no cell: their floor is the flops of :func:`gemm_floor.lm_products` at the ceiling.
+    Students with no cell are counted in ``unpriced_steps``. ``gemm_floor``: given, every
+    student is also priced at the GEMM floor (``gemm_floor_s``; :class:`GemmFloor`)."""
     out: dict[str, dict] = {}
 
-    def row_of(st: dict, floor: float) -> dict:
+    def add(st: dict, step_flops_floor: float, gemm_step_s: float | None) -> dict:
         row = out.setdefault(st["experiment"], {"experiment": st["experiment"], "students": 0,
                                                 "student_steps": 0, "estimate_s": 0.0,
-                                                "floor_s": floor, "unpriced_steps": 0})
-        if gemm_floor is not None:
-            row.setdefault("gemm_floor_s", floor)
+                                                "floor_s": 0.0, "unpriced_steps": 0})
+        steps = st["steps"] * st["datasets"]
         row["students"] += st["datasets"]
-        row["student_steps"] += st["steps"] * st["datasets"]
+        row["student_steps"] += steps
+        row["floor_s"] += steps * step_flops_floor / (ceiling * 1e9)
+        if gemm_step_s is not None:
+            row["gemm_floor_s"] = row.get("gemm_floor_s", 0.0) + steps * gemm_step_s
         return row
 
-    for st in ladder_students(paper) if ladder_seconds_per_step is not None else []:
-        row = row_of(st, math.nan)
-        cost = ladder_seconds_per_step.get((st["experiment"], st["class"]))
+    ladders = ladder_seconds_per_step is not None or gemm_floor is not None
+    for st in ladder_students(paper) if ladders else []:
+        c = paper[st["experiment"]]
+        shape = (c["n"], c["T"], c["d"], st["r"])
+        row = add(st, min(listing_flops(listing, c["n"])
+                          for listing, _ in ladder_listings(st["class"], *shape[1:])),
+                  gemm_floor and gemm_floor.ladder_step_seconds(st["class"], *shape))
+        cost = (ladder_seconds_per_step or {}).get((st["experiment"], st["class"]))
         if cost is None:
             row["unpriced_steps"] += st["steps"] * st["datasets"]
         else:
             row["estimate_s"] += st["steps"] * st["datasets"] * cost
     cells = {name: paper_cell(name, paper) for name in seconds_per_step}
     for st in grid_students(paper):
-        row = row_of(st, 0.0)
-        steps = st["steps"] * st["datasets"]
         shape = (st["n"], st["T"], st["d"])
-        row["floor_s"] += steps * floor_flops(st["kind"], *shape, st["r"]) / (ceiling * 1e9)
-        if gemm_floor is not None:
-            row["gemm_floor_s"] += steps * gemm_floor(st["kind"], *shape, st["r"])
+        row = add(st, floor_flops(st["kind"], *shape, st["r"]),
+                  gemm_floor and gemm_floor.step_seconds(st["kind"], *shape, st["r"])[0])
+        steps = st["steps"] * st["datasets"]
         match = next((name for name, cell in cells.items()
                       if CELLS[name][0] == st["experiment"] and cell.kind == st["kind"]
                       and CELLS[name][4] == st["role"]
@@ -244,7 +273,25 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
         scale = (step_flops("fast", st["kind"], *shape, st["r"])
                  / step_flops("fast", st["kind"], *shape, cells[match].r))
         row["estimate_s"] += steps * seconds_per_step[match] * scale
+    for st in lm_students(paper):
+        row = add(st, listing_flops(_lm_listing(st), st["batch"]),
+                  gemm_floor and gemm_floor.listing_seconds(_lm_listing(st), st["batch"]))
+        row["unpriced_steps"] += st["steps"] * st["datasets"]
     return list(out.values())
+
+
+def job_start_seconds(module: str, rounds: int = 3) -> float:
+    """Seconds a fresh interpreter takes to import ``module`` (the best of ``rounds``): what
+    every job of a rule pays before its work, since Snakemake starts one process per job."""
+    import subprocess
+    import sys
+
+    best = math.inf
+    for _ in range(rounds):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def matmul_ceiling(threads: int, device: str, rounds: int = 5) -> float:
@@ -384,9 +431,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cells", nargs="*", default=list(CELLS), help="cell names to run")
     parser.add_argument("--json", help="also write the rows to this JSON file")
     parser.add_argument("--dag", nargs="?", const="", metavar="BENCHMARKS",
-                        help="also price the grids' whole training DAG from the cells; with a "
+                        help="also price the whole training DAG from the cells; with a "
                              "finished run's benchmark folder (results/benchmarks), beside its "
                              "measured job-seconds")
+    parser.add_argument("--floor", action="store_true",
+                        help="with --dag: only the DAG's floors (no trainer is timed)")
     a = parser.parse_args(argv)
     from .settings import effective_config
 
@@ -395,6 +444,9 @@ def main(argv: list[str] | None = None) -> None:
     gemm = GemmFloor() if a.device == "cpu" else None
     print(f"matmul ceiling: {ceiling:.1f} GFLOP/s (float32 2048^3 GEMM, {a.threads} thread(s), "
           f"{a.device}); {a.steps} steps per measurement\n")
+    if a.floor:
+        print_dag(dag_estimate(paper, {}, ceiling, None, gemm), a.dag or "")
+        return
     header = (f"{'cell':34s} {'naive s/cell':>12s} {'fast s/cell':>11s} {'ratio':>6s} "
               f"{'floor s/cell':>12s} {'GEMM floor':>10s} {'max ratio':>9s} "
               f"{'naive MB':>8s} {'fast MB':>8s} {'naive GF/s':>10s} {'fast GF/s':>9s} "
@@ -447,8 +499,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{exp + ' ' + cls:22s} {r:3d} {timing['seconds_per_step']:8.4f} "
                   f"{timing['seconds_per_step'] * 1500:16.1f} {timing['peak_mb']:6.0f}",
                   flush=True)
-        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step,
-                               gemm and (lambda *shape: gemm.step_seconds(*shape)[0])), a.dag)
+        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step, gemm), a.dag)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
@@ -467,16 +518,27 @@ def print_dag(estimate: list[dict], benchmarks: str) -> None:
         training = records[records["rule"].isin(TRAINING_RULES)]
         table["measured_s"] = table["experiment"].map(
             training.groupby("experiment")["seconds"].sum())
-        table["measured_over_estimate"] = table["measured_s"] / table["estimate_s"]
+        # no ratio where nothing was priced (E6, or every row under --floor)
+        table["measured_over_estimate"] = (table["measured_s"]
+                                           / table["estimate_s"].where(table["estimate_s"] > 0))
     print("\ntraining DAG (job-seconds, one thread per job; floor: the flops at the matmul "
-          "ceiling; gemm_floor: the products at their own shapes' speed; none for the "
-          "autograd classes):")
+          "ceiling; gemm_floor: the products at their own shapes' speed):")
     print(table.to_string(index=False, float_format="{:.1f}".format))
     if "gemm_floor_s" in table:
-        grids = table["gemm_floor_s"].sum()  # NaN (fixed-operator rows) skipped
-        print(f"the grids at the GEMM floor: {grids:.0f} job-seconds, {grids / 7200:.2f} h on "
-              f"2 cores at full use ({grids / BUDGET_S:.0%} of a 2 h run's {BUDGET_S:,} "
-              f"job-seconds)")
+        floor = table["gemm_floor_s"].sum()
+        print(f"the whole training DAG at the GEMM floor: {floor:.0f} job-seconds, "
+              f"{floor / 7200:.2f} h on 2 cores at full use ({floor / BUDGET_S:.0%} of a 2 h "
+              f"run's {BUDGET_S:,} job-seconds); E4's estimators and every measure, table and "
+              f"data job are not in it")
+        if records is not None:
+            jobs = records[records["rule"].isin(RULE_MODULES)].groupby("rule").size()
+            starts = {rule: job_start_seconds(RULE_MODULES[rule]) for rule in jobs.index}
+            start = sum(jobs[rule] * starts[rule] for rule in jobs.index)
+            print("job starts (a fresh interpreter and its imports, per benchmarked job): "
+                  + ", ".join(f"{rule} {jobs[rule]} x {starts[rule]:.2f} s"
+                              for rule in jobs.index)
+                  + f" = {start:.0f} job-seconds; with the GEMM floor {floor + start:.0f} "
+                    f"({(floor + start) / BUDGET_S:.0%} of the budget)")
     if records is not None:
         summary = cost_summary(records, "experiment")
         print("\nthe run, every benchmarked rule (job-seconds per experiment):")
