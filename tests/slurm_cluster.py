@@ -79,6 +79,7 @@ MinJobAge=3600
 MaxJobCount=100000
 SchedulerParameters=sched_min_interval=100000
 MpiDefault=none
+SlurmdParameters=config_overrides
 NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
 PartitionName=main Nodes={host} Default=YES MaxTime=INFINITE State=UP
 """
@@ -97,7 +98,9 @@ def _wait(predicate, timeout: float, what: str, logs: list[Path]) -> None:
 @contextmanager
 def cluster(root: Path, cpus: int | None = None, memory_mb: int = 16000) -> Iterator[dict]:
     """Start munged, slurmctld and slurmd under ``root``; yield the environment (SLURM_CONF)
-    that sbatch/squeue and Snakemake need; stop all three on exit."""
+    that sbatch/squeue and Snakemake need; stop all three on exit. The node advertises
+    ``cpus`` (default: this machine's), more than it has if asked: slurmd takes the config's
+    count (``config_overrides``) instead of draining a node that reports fewer."""
     if missing := missing_binaries():
         raise ClusterUnavailable(f"not installed: {', '.join(missing)} (apt-get install "
                                  f"slurm-wlm munge)")
