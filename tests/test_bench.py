@@ -10,9 +10,12 @@ from entropic_bound.bench import (
     CELLS,
     GRID_EXPERIMENTS,
     dag_estimate,
+    dag_job_counts,
     grid_students,
+    job_start_seconds,
     ladder_cells,
     ladder_students,
+    rule_commands,
 )
 from entropic_bound.settings import effective_config
 
@@ -130,3 +133,21 @@ def test_a_spawned_cells_peak_memory_is_its_own_not_its_parents():
         child = pool.apply(_child_peak_mb, (0,))
     assert 0 < child < 300, child  # ru_maxrss would report > 600: inherited across the exec
     del held
+
+
+def test_the_job_start_floor_counts_every_job_of_the_dag_by_its_command():
+    counts = dag_job_counts()
+    # E3: 2 teachers x 6 r* x 5 seeds; E5: 3 spectra x 5 seeds; E4: E3's 60 datasets and its
+    # robustness settings (30 + 36 + 36); E6: 6 corpora x 3 d_model x 5 seeds.
+    assert counts["train_grid_cells"] == 60 + 15
+    assert counts["estimate_e4_data"] == 60 + 30 + 36 + 36
+    assert counts["train_lm_cells"] == counts["measure_lm_cells"] == 90
+    assert sum(counts.values()) == 746
+    commands = rule_commands()
+    assert commands["train_grid_cells"] == "train-grid"
+    assert commands["make_grid_data"] == commands["make_fixed_data"] == "make-data"
+    assert set(counts) - set(commands) == {"all"}  # the one rule that starts no process
+    # a job that imports torch starts slower than one that reads a table
+    assert job_start_seconds("train-grid", rounds=1) > job_start_seconds("claims", rounds=1)
+    with pytest.raises(KeyError, match="no command 'nope'"):
+        job_start_seconds("nope")

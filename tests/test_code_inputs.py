@@ -13,7 +13,7 @@ import pytest
 
 from entropic_bound import code_inputs
 from entropic_bound.cli import build_parser
-from entropic_bound.code_inputs import command_modules
+from entropic_bound.code_inputs import command_imports, command_modules
 
 COMMANDS = sorted(next(a for a in build_parser()._actions if a.choices).choices)
 
@@ -38,6 +38,8 @@ def test_the_closure_holds_every_module_python_loads_for_the_command(command):
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
                                        capture_output=True, text=True).stdout)
     assert set(loaded) <= set(command_modules(command)), command
+    # what the command imports itself is loaded by it: the job-start floor imports no more
+    assert set(command_imports(command)) <= set(loaded), command
 
 
 def test_modules_reached_only_through_other_modules_are_in_the_closure():

@@ -18,7 +18,9 @@ from entropic_bound.gemm_floor import (
     lm_products,
     mixer_products,
     products,
+    qk_products,
     stacked,
+    time_product,
     transposed,
 )
 from entropic_bound.settings import effective_config
@@ -152,7 +154,31 @@ def test_the_transformer_step_has_its_closed_form_flops(d):
     m, T = 32, 64
     total = listing_flops(lambda k: lm_products(k, d, 4, 2, 4, T), m)
     assert total == 2 * 3 * (24 * m * T * d * d + 4 * m * T * T * d)
-    assert len(lm_products(m, d, 4, 2, 4, T)) == 2 * 3 * 6
+    listing = lm_products(m, d, 4, 2, 4, T)
+    # per layer: 6 products and their 12 gradients, and the attention's softmax pass
+    assert len(listing) == 2 * (3 * 6 + 1)
+    assert [p for p, _ in listing if p[0] == "softmax"] == [("softmax", m * 4, T, T)] * 2
+
+
+def test_a_softmax_step_holds_its_softmax_pass_and_a_linear_step_none():
+    T, d, r, m = 16, 32, 3, 8
+    for f in formulations("softmax_qk"):
+        extra = [p for p in qk_products("softmax_qk", f, T, d, r, m) if p not in products(
+            f, T, d, r, m)]
+        assert extra == [(("softmax", m, T, T), None)]
+        assert qk_products("linear_qk", f, T, d, r, m) == products(f, T, d, r, m)
+    assert flops(("softmax", m, T, T)) == 0  # no GEMM: the flop floor is unchanged
+    assert transposed(("softmax", m, T, T)) == ("softmax", m, T, T)
+    # the floor prices it with a constructed timer, as a product that no student shares
+    floor = GemmFloor(timer=lambda p: 1.0 if p[0] == "softmax" else 0.0, chunks=(m,))
+    assert floor.step_seconds("softmax_qk", 4 * m, T, d, r)[0] == 4.0
+    assert floor.step_seconds("linear_qk", 4 * m, T, d, r)[0] == 0.0
+    assert floor.ladder_step_seconds("B2", 4 * m, T, d, r) == 4.0
+
+
+def test_the_softmax_pass_runs_atens_kernels():
+    # torch's private backward kernel is what the floor times: it must exist and run here
+    assert 0 < time_product(("softmax", 2, 4, 4), rounds=1) < 1
 
 
 def test_the_ladder_classes_price_their_own_products():

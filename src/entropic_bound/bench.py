@@ -22,10 +22,11 @@ workflow runs them with) at the seconds per step of its (experiment, class) cell
 r = r* (:func:`ladder_cells`); every student of the training DAG (grids, ladders and E6's
 LMs) also at its flop floor and its GEMM floor, summed against the 2 h budget of issue 11.
 Given a finished run (``--dag results/benchmarks``) it prints the run's measured training
-job-seconds beside the estimate, the run's job-seconds per experiment over every rule (E4's
-estimators and E6's LMs have no cell), and the cost of starting its jobs (a fresh interpreter
-per job, :func:`job_start_seconds`). ``--dag --floor`` prints the floors alone, timing no
-trainer (a few minutes).
+job-seconds beside the estimate and the run's job-seconds per experiment over every rule
+(E4's estimators and E6's LMs have no cell). Beside the GEMM floor it prints the cost of
+starting every job of the DAG (Snakemake's job statistics, :func:`dag_job_counts`; a fresh
+interpreter importing the job's command's modules, :func:`job_start_seconds`).
+``--dag --floor`` prints the floors alone, timing no trainer (a few minutes).
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ import argparse
 import json
 import math
 import multiprocessing as mp
+import re
 import resource
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from .gemm_floor import GemmFloor, ladder_listings, listing_flops, lm_products
 
@@ -60,11 +63,6 @@ CELLS = {
 GRID_EXPERIMENTS = ("e3", "e5")
 LADDER_EXPERIMENTS = ("e1", "e2")
 TRAINING_RULES = {"train_grid_cells", "train_fixed_cells", "train_lm_cells"}
-# The module each benchmarked rule's job imports before its work: a fresh interpreter per job.
-RULE_MODULES = {"train_grid_cells": "entropic_bound.train_grid",
-                "train_fixed_cells": "entropic_bound.train_fixed",
-                "train_lm_cells": "entropic_bound.train_lm",
-                "estimate_e4_data": "entropic_bound.estimators"}
 PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
 BUDGET_S = 2 * 3600 * 2  # issue 11's target: the whole paper in 2 h on 2 cores
 
@@ -280,18 +278,58 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
     return list(out.values())
 
 
-def job_start_seconds(module: str, rounds: int = 3) -> float:
-    """Seconds a fresh interpreter takes to import ``module`` (the best of ``rounds``): what
-    every job of a rule pays before its work, since Snakemake starts one process per job."""
+def job_start_seconds(command: str, rounds: int = 3) -> float:
+    """Seconds a fresh interpreter takes to import what ``entropic-bound <command>`` imports
+    itself (:func:`code_inputs.command_imports`; the best of ``rounds``): what every job of a
+    rule running that command pays before its work, since Snakemake starts one process per
+    job."""
     import subprocess
     import sys
 
+    from .code_inputs import command_imports
+
+    modules = ", ".join(f"entropic_bound.{m}" for m in ["cli", *command_imports(command)])
     best = math.inf
     for _ in range(rounds):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+        subprocess.run([sys.executable, "-c", f"import {modules}"], check=True)
         best = min(best, time.perf_counter() - start)
     return best
+
+
+_RULE = re.compile(r"^rule (\w+):", re.M)
+_COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+)")
+
+
+def rule_commands(rules_dir: str = "workflow/rules") -> dict[str, str]:
+    """The ``entropic-bound`` command each rule of the workflow runs (a rule runs one, by the
+    workflow's design); rules that run none (``all``) are absent."""
+    commands = {}
+    for path in sorted(Path(rules_dir).glob("*.smk")):
+        text = path.read_text(encoding="utf-8")
+        starts = [m.start() for m in _RULE.finditer(text)] + [len(text)]
+        for match, end in zip(_RULE.finditer(text), starts[1:]):
+            command = _COMMAND.search(text, match.end(), end)
+            if command:
+                commands[match.group(1)] = command.group(1)
+    return commands
+
+
+def dag_job_counts(workdir: str = ".") -> dict[str, int]:
+    """Jobs per rule of the whole DAG of the workflow in ``workdir`` (its config), as if
+    nothing were built: Snakemake's own job statistics of ``--dry-run --forceall``."""
+    import subprocess
+
+    out = subprocess.run(["snakemake", "--dry-run", "--forceall", "--quiet", "rules"],
+                         cwd=workdir, capture_output=True, text=True, check=True).stdout
+    counts = {}
+    table = out[out.rindex("Job stats:"):].splitlines()[3:]  # after the header and its rule
+    for line in table:
+        rule, count = line.split()
+        if rule == "total":
+            return counts
+        counts[rule] = int(count)
+    raise ValueError(f"no 'total' row in Snakemake's job statistics:\n{out}")
 
 
 def matmul_ceiling(threads: int, device: str, rounds: int = 5) -> float:
@@ -528,17 +566,18 @@ def print_dag(estimate: list[dict], benchmarks: str) -> None:
         floor = table["gemm_floor_s"].sum()
         print(f"the whole training DAG at the GEMM floor: {floor:.0f} job-seconds, "
               f"{floor / 7200:.2f} h on 2 cores at full use ({floor / BUDGET_S:.0%} of a 2 h "
-              f"run's {BUDGET_S:,} job-seconds); E4's estimators and every measure, table and "
-              f"data job are not in it")
-        if records is not None:
-            jobs = records[records["rule"].isin(RULE_MODULES)].groupby("rule").size()
-            starts = {rule: job_start_seconds(RULE_MODULES[rule]) for rule in jobs.index}
-            start = sum(jobs[rule] * starts[rule] for rule in jobs.index)
-            print("job starts (a fresh interpreter and its imports, per benchmarked job): "
-                  + ", ".join(f"{rule} {jobs[rule]} x {starts[rule]:.2f} s"
-                              for rule in jobs.index)
-                  + f" = {start:.0f} job-seconds; with the GEMM floor {floor + start:.0f} "
-                    f"({(floor + start) / BUDGET_S:.0%} of the budget)")
+              f"run's {BUDGET_S:,} job-seconds); the work of E4's estimators and of every measure, "
+              f"table and data job is not in it")
+        commands = rule_commands()
+        jobs = {rule: n for rule, n in dag_job_counts().items() if rule in commands}
+        per_command = {c: job_start_seconds(c) for c in sorted(set(commands.values()))}
+        starts = {rule: per_command[commands[rule]] for rule in jobs}
+        start = sum(jobs[rule] * starts[rule] for rule in jobs)
+        print(f"job starts (a fresh interpreter importing its command's modules, for each of "
+              f"the DAG's {sum(jobs.values())} jobs): "
+              + ", ".join(f"{rule} {jobs[rule]} x {starts[rule]:.2f} s" for rule in jobs)
+              + f" = {start:.0f} job-seconds; with the GEMM floor {floor + start:.0f} "
+                f"({(floor + start) / BUDGET_S:.0%} of the budget)")
     if records is not None:
         summary = cost_summary(records, "experiment")
         print("\nthe run, every benchmarked rule (job-seconds per experiment):")

@@ -19,9 +19,11 @@ this machine, in its faster orientation (C = A B or C^T = B^T A^T), at the chunk
 is fastest and, where a data operand is shared, with
 up to 16 students of a dataset stacked into one wider product (:func:`stacked`), whichever is
 fastest per student. The floor of a step is the cheapest formulation's sum: no elementwise
-pass, no softmax, no LayerNorm, no optimizer, no Python, each product in its best layout,
-chunking and stacking. So no trainer built from these products runs faster; a hand-fused
-small-matrix kernel could (this is a floor for torch's GEMMs, not for the hardware).
+pass, no LayerNorm, no optimizer, no Python, each product in its best layout, chunking and
+stacking. The one non-product pass in it is the softmax of a softmax step (forward and
+backward, torch's kernels, :func:`softmax_pass`): no formulation avoids it and no GEMM computes
+it. So no trainer built from torch's kernels runs faster; a hand-fused small-matrix kernel
+could (this is a floor for torch's kernels, not for the hardware).
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ import math
 import time
 from collections.abc import Callable
 
-# A product: ("mm", M, K, N) is (M x K)(K x N); ("bmm", b, M, K, N) is b such products.
+# A product: ("mm", M, K, N) is (M x K)(K x N); ("bmm", b, M, K, N) is b such products;
+# ("softmax", b, M, N): the row softmax of b (M x N) score matrices, forward and backward
+# (no GEMM, no flops counted; priced so that a softmax step's floor holds its one
+# unavoidable non-product pass).
 Product = tuple
 # Where a product's data operand (X, X^T or the Gram matrices) is shared by every student of a
 # dataset, students can be stacked into one wider product: "M" stacks their left operands'
@@ -72,6 +77,12 @@ def products(formulation: str, T: int, d: int, r: int, m: int) -> list[tuple[Pro
     raise ValueError(f"unknown formulation {formulation!r}")
 
 
+def softmax_pass(T: int, m: int, heads: int = 1) -> list[tuple[Product, Stack]]:
+    """The softmax of a softmax step's scores on m samples (each with ``heads`` T x T score
+    matrices), forward and backward; students share nothing in it."""
+    return [(("softmax", m * heads, T, T), None)]
+
+
 def stacked(product: Product, stack: Stack, students: int) -> Product:
     """The one product that computes ``product`` for ``students`` students at once."""
     if students == 1:
@@ -89,8 +100,8 @@ def formulations(kind: str) -> tuple[str, ...]:
 
 
 def flops(product: Product) -> float:
-    """2 x multiply-adds of one product."""
-    return 2.0 * math.prod(product[1:])
+    """2 x multiply-adds of one product (a softmax pass: 0, it is no GEMM)."""
+    return 0.0 if product[0] == "softmax" else 2.0 * math.prod(product[1:])
 
 
 Listing = Callable[[int], list[tuple[Product, Stack]]]  # a step's products on m samples
@@ -140,8 +151,17 @@ def lm_products(m: int, d_model: int, heads: int, layers: int, ffn_mult: int,
     rows, dh = m * context, d_model // heads
     layer = [("mm", rows, d_model, 3 * d_model), ("bmm", m * heads, context, dh, context),
              ("bmm", m * heads, context, context, dh), ("mm", rows, d_model, d_model)]
-    return [q for _ in range(layers) for q in trained(layer) + ffn_products(rows, d_model,
-                                                                          ffn_mult)]
+    return [q for _ in range(layers)
+            for q in trained(layer) + softmax_pass(context, m, heads)
+            + ffn_products(rows, d_model, ffn_mult)]
+
+
+def qk_products(kind: str, formulation: str, T: int, d: int, r: int, m: int
+                ) -> list[tuple[Product, Stack]]:
+    """:func:`products` of a query-key step of ``kind``, with the softmax pass of a softmax
+    step."""
+    softmax = softmax_pass(T, m) if kind == "softmax_qk" else []
+    return products(formulation, T, d, r, m) + softmax
 
 
 def ladder_listings(cls: str, T: int, d: int, r: int) -> list[tuple[Listing, bool]]:
@@ -155,15 +175,19 @@ def ladder_listings(cls: str, T: int, d: int, r: int) -> list[tuple[Listing, boo
         return [(lambda m: mixer_products(T, d, m), True)]
     if cls in ("B1", "B1c", "B2"):
         kind = "softmax_qk" if cls == "B2" else "linear_qk"
-        return [(lambda m, f=f: products(f, T, d, r, m), True) for f in formulations(kind)]
+        return [(lambda m, f=f: qk_products(kind, f, T, d, r, m), True)
+                for f in formulations(kind)]
     if cls.startswith("B3"):
-        return [(lambda m, f=f: products(f, T, d, r, m) + ffn_products(m * T, d, 4), False)
-                for f in formulations("softmax_qk")]
+        return [(lambda m, f=f: qk_products("softmax_qk", f, T, d, r, m)
+                 + ffn_products(m * T, d, 4), False) for f in formulations("softmax_qk")]
     raise ValueError(f"unknown ladder class {cls!r}")
 
 
 def transposed(product: Product) -> Product:
-    """The product that computes C^T = B^T A^T of ``product`` C = A B (same flops)."""
+    """The product that computes C^T = B^T A^T of ``product`` C = A B (same flops); a
+    softmax pass has one orientation, its rows."""
+    if product[0] == "softmax":
+        return product
     *head, M, K, N = product
     return (*head, N, K, M)
 
@@ -179,21 +203,33 @@ def time_product(product: Product, rounds: int = 7, round_seconds: float = 2e-3)
     a shared machine only ever adds time."""
     import torch
 
-    if product[0] == "mm":
-        _, M, K, N = product
-        a, b = torch.randn(M, K), torch.randn(K, N)
+    if product[0] == "softmax":
+        scores, grad = torch.randn(product[1:]), torch.randn(product[1:])
+        out, grad_in = torch.softmax(scores, -1), torch.empty(product[1:])
+
+        def run():  # ATen's own forward and backward kernels, with no autograd around them
+            torch.softmax(scores, -1, out=out)
+            torch._softmax_backward_data(grad, out, -1, scores.dtype, grad_input=grad_in)
     else:
-        _, B, M, K, N = product
-        a, b = torch.randn(B, M, K), torch.randn(B, K, N)
-    out = a @ b  # warm-up: thread pool, allocator
+        if product[0] == "mm":
+            _, M, K, N = product
+            a, b = torch.randn(M, K), torch.randn(K, N)
+        else:
+            _, B, M, K, N = product
+            a, b = torch.randn(B, M, K), torch.randn(B, K, N)
+        out = a @ b
+
+        def run():
+            torch.matmul(a, b, out=out)
+    run()  # warm-up: thread pool, allocator
     start = time.perf_counter()
-    torch.matmul(a, b, out=out)
+    run()
     repeats = max(1, math.ceil(round_seconds / max(time.perf_counter() - start, 1e-7)))
     best = math.inf
     for _ in range(rounds):
         start = time.perf_counter()
         for _ in range(repeats):
-            torch.matmul(a, b, out=out)
+            run()
         best = min(best, (time.perf_counter() - start) / repeats)
     return best
 
@@ -238,7 +274,7 @@ class GemmFloor:
 
     def step_seconds(self, kind: str, n: int, T: int, d: int, r: int) -> tuple[float, str]:
         """(seconds, formulation) of the cheapest query-key formulation for one step."""
-        costs = {f: self.listing_seconds(lambda m, f=f: products(f, T, d, r, m), n)
+        costs = {f: self.listing_seconds(lambda m, f=f: qk_products(kind, f, T, d, r, m), n)
                  for f in formulations(kind)}
         best = min(costs, key=costs.get)
         return costs[best], best
