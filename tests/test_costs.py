@@ -2,6 +2,7 @@
 
 import os
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -47,6 +48,26 @@ def test_each_record_is_charged_to_the_experiment_its_rule_serves(tmp_path):
     e3 = records.set_index("job").loc["e3/linear_qk/sharp/r1/s0"]
     assert first_job_started(records) == e3["finished"] - timedelta(seconds=100)
     assert first_job_started(records.iloc[:0]) is None
+
+
+def test_every_rule_of_the_workflow_is_charged_to_an_experiment(tmp_path):
+    # rules with no e<k> wildcard: their own name (Table k is Ek), a table<k> wildcard, or
+    # the named rules (E6's corpus and LM rules; the claims and the report)
+    for rel in ["estimate_e1_data/independent/s0.tsv", "aggregate_table2.tsv",
+                "aggregate_grid/table5.tsv", "make_grid_data/e4_size/linear_qk/sharp/r1/s10.tsv",
+                "fetch_corpus/english.tsv", "measure_lm_cells/json/d64/s1.tsv",
+                "render_report.tsv", "nothing_here/x.tsv"]:
+        bench(tmp_path, rel, 1.0)
+    records = read_benchmarks(tmp_path)
+    assert dict(zip(records["rule"], records["experiment"])) == {
+        "estimate_e1_data": "e1", "aggregate_table2": "e2", "aggregate_grid": "e5",
+        "make_grid_data": "e4", "fetch_corpus": "e6", "measure_lm_cells": "e6",
+        "render_report": "report", "nothing_here": "other"}
+    assert records.set_index("rule").loc["aggregate_table2", "job"] == ""
+    # every rule the workflow runs has a benchmark file, so every job is in the summary
+    rules = Path("workflow/rules").glob("*.smk")
+    blocks = [b for f in rules for b in f.read_text().split("\nrule ")[1:]]
+    assert len(blocks) >= 20 and all("    benchmark:\n" in b for b in blocks)
 
 
 def test_no_benchmarks_give_an_empty_summary(tmp_path):

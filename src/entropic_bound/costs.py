@@ -3,10 +3,12 @@
 ``max_rss`` in MB, ``cpu_time``) and the start time of the newest Snakemake run
 (``.snakemake/log/<start>.snakemake.log``).
 
-Only rules that declare ``benchmark:`` are counted (training, and the E4 estimators): they are
-where the time goes. The experiment of a record is the one experiment its rule serves (E4's
-estimators run on E3's datasets and on their own settings), else the ``e<k>`` wildcard in its
-path.
+Every rule that runs a job declares ``benchmark:``, so every job of a run is counted. The
+experiment of a record is the one its rule serves: named in :data:`RULE_EXPERIMENT` (E6's
+corpus and LM rules; the claims and the report: ``report``), else by the rule's own name
+(``estimate_e1_data``, ``aggregate_table4``: Table k is experiment Ek; E4's estimators run on
+E3's datasets and on their own settings), else by the ``e<k>`` or ``table<k>`` wildcard in its
+path (``aggregate_grid/table3``), else ``other``.
 """
 
 from __future__ import annotations
@@ -17,9 +19,23 @@ from pathlib import Path
 
 import pandas as pd
 
-# Rules that serve one experiment, whatever the e<k> wildcard of their path names.
-RULE_EXPERIMENT = {"train_lm_cells": "e6", "estimate_e4_data": "e4"}
-_EXPERIMENT = re.compile(r"^e\d+$")
+# Rules whose name and path name no experiment, or whose work serves no one experiment.
+RULE_EXPERIMENT = {**dict.fromkeys(["fetch_corpus", "tokenize_corpus", "corpus_stats",
+                                    "train_lm_cells", "measure_lm_cells"], "e6"),
+                   **dict.fromkeys(["evaluate_claims", "render_report", "snapshot"], "report")}
+# e<k> or table<k> (Table k is experiment Ek), alone or as a word of a rule's name
+_EXPERIMENT = re.compile(r"(?:^|_)(?:e|table)(\d+)(?:_|$)")
+
+
+def experiment_of(rule: str, wildcards: list[str]) -> str:
+    """The experiment a benchmark record of ``rule`` counts under (see the module's doc)."""
+    if rule in RULE_EXPERIMENT:
+        return RULE_EXPERIMENT[rule]
+    for name in (rule, *wildcards):
+        match = _EXPERIMENT.search(name)
+        if match:
+            return f"e{match.group(1)}"
+    return "other"
 LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
 
 
@@ -31,8 +47,7 @@ def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
     for path in sorted(Path(root).rglob("*.tsv")):
         rel = path.relative_to(root).with_suffix("")
         rule, *wildcards = rel.parts
-        experiment = RULE_EXPERIMENT.get(rule) or next(
-            (w for w in wildcards if _EXPERIMENT.match(w)), "other")
+        experiment = experiment_of(rule, wildcards)
         record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
         rows.append({"rule": rule, "experiment": experiment, "job": "/".join(wildcards),
                      "seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),

@@ -431,7 +431,7 @@ def run_info(benchmarks: str | Path = "results/benchmarks",
         "date": now.strftime("%Y-%m-%d %H:%M"),
         "wall": wall_summary(invocations(log_dir), first_job_started(records), now),
         "compute": f"{records['seconds'].sum() / 3600:.2f} h in {len(records)} benchmarked "
-                   f"jobs (training and estimation)" if len(records) else "no benchmark files",
+                   f"jobs" if len(records) else "no benchmark files",
     }
 
 

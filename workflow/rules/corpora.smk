@@ -10,6 +10,8 @@ rule fetch_corpus:
         provenance="results/corpora/{corpus}/provenance.json",
     log:
         "logs/fetch_corpus/{corpus}.log",
+    benchmark:
+        "results/benchmarks/fetch_corpus/{corpus}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -37,6 +39,8 @@ rule tokenize_corpus:
         meta="results/corpora/{corpus}/meta.json",
     log:
         "logs/tokenize_corpus/{corpus}.log",
+    benchmark:
+        "results/benchmarks/tokenize_corpus/{corpus}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -55,6 +59,8 @@ rule corpus_stats:
         "results/measures/e6/data_side/{corpus}.parquet",
     log:
         "logs/corpus_stats/{corpus}.log",
+    benchmark:
+        "results/benchmarks/corpus_stats/{corpus}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -104,6 +110,8 @@ rule measure_lm_cells:
         "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/measure_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -141,6 +149,8 @@ rule aggregate_table6:
         ),
     log:
         "logs/aggregate_table6.log",
+    benchmark:
+        "results/benchmarks/aggregate_table6.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     shell:

@@ -11,6 +11,8 @@ rule make_fixed_data:
         "results/data/{fexp}/{operator}/s{seed}.npz",
     log:
         "logs/make_fixed_data/{fexp}/{operator}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/make_fixed_data/{fexp}/{operator}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -68,6 +70,8 @@ rule measure_fixed_cells:
         "results/measures/{fexp}/{operator}/s{seed}.parquet",
     log:
         "logs/measure_fixed_cells/{fexp}/{operator}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/measure_fixed_cells/{fexp}/{operator}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     threads: 1
@@ -87,6 +91,8 @@ rule estimate_e1_data:
         "results/estimates/e1/{operator}/s{seed}.parquet",
     log:
         "logs/estimate_e1_data/{operator}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/estimate_e1_data/{operator}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -110,6 +116,8 @@ rule aggregate_table1:
         ),
     log:
         "logs/aggregate_table1.log",
+    benchmark:
+        "results/benchmarks/aggregate_table1.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -130,6 +138,8 @@ rule aggregate_table2:
         ),
     log:
         "logs/aggregate_table2.log",
+    benchmark:
+        "results/benchmarks/aggregate_table2.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:

@@ -10,6 +10,8 @@ rule make_grid_data:
         "results/data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
     log:
         "logs/make_grid_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/make_grid_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -60,6 +62,8 @@ rule measure_grid_cells:
         "results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
     log:
         "logs/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
+    benchmark:
+        "results/benchmarks/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -85,6 +89,8 @@ rule aggregate_grid:
         ),
     log:
         "logs/aggregate_grid/{table}.log",
+    benchmark:
+        "results/benchmarks/aggregate_grid/{table}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     shell:

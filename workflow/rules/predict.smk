@@ -49,6 +49,8 @@ rule aggregate_table4:
         ),
     log:
         "logs/aggregate_table4.log",
+    benchmark:
+        "results/benchmarks/aggregate_table4.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     shell:

@@ -23,6 +23,8 @@ rule evaluate_claims:
         report("results/tables/claims.parquet", category="Claims", caption="../report/claims.rst"),
     log:
         "logs/evaluate_claims.log",
+    benchmark:
+        "results/benchmarks/evaluate_claims.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     shell:
@@ -52,6 +54,8 @@ rule render_report:
         ],
     log:
         "logs/render_report.log",
+    benchmark:
+        "results/benchmarks/render_report.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -76,6 +80,8 @@ rule snapshot:
         directory("report/paper"),
     log:
         "logs/snapshot.log",
+    benchmark:
+        "results/benchmarks/snapshot.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
