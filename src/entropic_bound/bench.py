@@ -166,13 +166,13 @@ def ladder_students(paper: dict) -> list[dict]:
     operator: experiment, class, role, rank r, steps, datasets (seeds). Built by the trainer's
     own plan (:func:`train_fixed.students_of`) over the paper's operator (with its
     over-parameterised students) and each sensitivity operator (at r = r* only)."""
+    from .settings import fixed_operators
     from .train_fixed import FixedTraining, students_of
 
     rows = []
     for exp in LADDER_EXPERIMENTS:
         c = paper[exp]
-        for operator in [c["operator"], *(o for o in c["operator_variants"]
-                                          if o != c["operator"])]:
+        for operator in fixed_operators(c):
             cfg = FixedTraining(**c["train"], overparam=operator == c["operator"])
             rows += [{"experiment": exp, "class": s.cls, "role": s.role, "r": s.r,
                       "steps": s.steps, "datasets": len(c["seeds"])}

@@ -75,6 +75,12 @@ def flat_settings(cfg: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix.rstrip("."): cfg}
 
 
+def fixed_operators(c: dict) -> list[str]:
+    """The teacher operators a fixed-operator experiment (config section ``c``: e1, e2) trains
+    on: the paper's operator first, then each sensitivity variant that differs from it."""
+    return [c["operator"], *(o for o in c["operator_variants"] if o != c["operator"])]
+
+
 def effective_config(path: str, schema: str | None) -> dict:
     """A config file as a run sees it: loaded, validated, schema defaults filled in (the same
     ``snakemake.utils.validate`` the workflow applies), so defaults never show as differences."""

@@ -3,7 +3,7 @@ import json
 from snakemake.utils import validate
 
 from entropic_bound.code_inputs import command_sources
-from entropic_bound.settings import check_profile_overlay, typed_overrides
+from entropic_bound.settings import check_profile_overlay, fixed_operators, typed_overrides
 from entropic_bound.teachers import KINDS, OPERATORS, SPECTRA
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -94,8 +94,7 @@ def e4_datasets(pattern):
 def fixed_datasets(exp, pattern):
     """Every dataset of a fixed-operator experiment: the paper's operator, then the variants."""
     c = config[exp]
-    operators = [c["operator"], *(o for o in c["operator_variants"] if o != c["operator"])]
-    return expand(pattern, fexp=exp, operator=operators, seed=sorted(c["seeds"]))
+    return expand(pattern, fexp=exp, operator=fixed_operators(c), seed=sorted(c["seeds"]))
 
 
 def e6_cells(pattern):
