@@ -307,8 +307,8 @@ def rule_commands(rules_dir: str = "workflow/rules") -> dict[str, str]:
     commands = {}
     for path in sorted(Path(rules_dir).glob("*.smk")):
         text = path.read_text(encoding="utf-8")
-        starts = [m.start() for m in _RULE.finditer(text)] + [len(text)]
-        for match, end in zip(_RULE.finditer(text), starts[1:]):
+        rules = list(_RULE.finditer(text))
+        for match, end in zip(rules, [m.start() for m in rules[1:]] + [len(text)]):
             command = _COMMAND.search(text, match.end(), end)
             if command:
                 commands[match.group(1)] = command.group(1)
@@ -570,7 +570,7 @@ def print_dag(estimate: list[dict], benchmarks: str) -> None:
               f"table and data job is not in it")
         commands = rule_commands()
         jobs = {rule: n for rule, n in dag_job_counts().items() if rule in commands}
-        per_command = {c: job_start_seconds(c) for c in sorted(set(commands.values()))}
+        per_command = {c: job_start_seconds(c) for c in sorted({commands[r] for r in jobs})}
         starts = {rule: per_command[commands[rule]] for rule in jobs}
         start = sum(jobs[rule] * starts[rule] for rule in jobs)
         print(f"job starts (a fresh interpreter importing its command's modules, for each of "

@@ -25,6 +25,7 @@ RULE_EXPERIMENT = {**dict.fromkeys(["fetch_corpus", "tokenize_corpus", "corpus_s
                    **dict.fromkeys(["evaluate_claims", "render_report", "snapshot"], "report")}
 # e<k> or table<k> (Table k is experiment Ek), alone or as a word of a rule's name
 _EXPERIMENT = re.compile(r"(?:^|_)(?:e|table)(\d+)(?:_|$)")
+LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
 
 
 def experiment_of(rule: str, wildcards: list[str]) -> str:
@@ -36,7 +37,6 @@ def experiment_of(rule: str, wildcards: list[str]) -> str:
         if match:
             return f"e{match.group(1)}"
     return "other"
-LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
 
 
 def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
