@@ -20,7 +20,7 @@ include: "workflow/rules/report.smk"
 
 onerror:
     # A failed run must not leave the previous report posing as the current one.
-    from entropic_bound.report import mark_stale
+    from entropic_bound.reporting.report import mark_stale
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
 

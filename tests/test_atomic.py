@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from entropic_bound.atomic import atomic_path, write_json
+from entropic_bound.plumbing.atomic import atomic_path, write_json
 
 
 def test_failed_write_leaves_nothing(tmp_path):

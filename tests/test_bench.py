@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from entropic_bound.bench import (
+from entropic_bound.benchmarks.bench import (
     CELLS,
     GRID_EXPERIMENTS,
     dag_estimate,
@@ -17,7 +17,7 @@ from entropic_bound.bench import (
     ladder_students,
     rule_commands,
 )
-from entropic_bound.settings import effective_config
+from entropic_bound.plumbing.settings import effective_config
 
 PAPER = effective_config("config.yaml", "workflow/schemas/config.schema.yaml")
 SWEEP, RECOVERY = 1500, 2500  # the paper's step counts (schema defaults of e3/e5.train)
@@ -118,7 +118,7 @@ def test_each_fixed_operator_student_is_priced_by_its_class_cell():
 
 
 def _child_peak_mb(_) -> float:
-    from entropic_bound.bench import peak_rss_mb
+    from entropic_bound.benchmarks.bench import peak_rss_mb
 
     return peak_rss_mb()
 

@@ -8,16 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from entropic_bound import published as P
-from entropic_bound.claims import (
+from entropic_bound.claims import published as P
+from entropic_bound.claims.registry import CLAIMS, evaluate_claims
+from entropic_bound.claims.rules import (
     CHECK,
-    CLAIMS,
     NOT_COMPARABLE,
     NOT_REPRODUCED,
     NOT_RUN,
     PARTLY,
     REPRODUCED,
-    evaluate_claims,
 )
 
 BY_ID = {c.id: c for c in CLAIMS}

@@ -15,8 +15,13 @@ import numpy as np
 import pytest
 import yaml
 
-from entropic_bound import corpora, lazyload, tokens
-from entropic_bound.corpora import ChecksumMismatch, DownloadFailed, NoSourceWorked, fetch_corpus
+from entropic_bound.data import corpora, lazyload, tokens
+from entropic_bound.data.corpora import (
+    ChecksumMismatch,
+    DownloadFailed,
+    NoSourceWorked,
+    fetch_corpus,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "To be, or not to be, that is the question.\n" * 50
@@ -253,7 +258,7 @@ def test_validation_fraction_out_of_range_is_named(tmp_path):
 
 def test_a_changed_corpus_byte_is_caught_before_tokenizing(tmp_path):
     """Fault 3 of issue 10: a corrupted text.txt is not re-tokenized silently."""
-    from entropic_bound.atomic import CorruptCacheError
+    from entropic_bound.plumbing.atomic import CorruptCacheError
 
     text = tmp_path / "text.txt"
     text.write_text("abcdef" * 100)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from entropic_bound.costs import (
+from entropic_bound.reporting.costs import (
     LOG_STAMP,
     cost_summary,
     first_job_started,

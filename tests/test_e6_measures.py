@@ -13,10 +13,10 @@ import pytest
 import torch
 from conftest import schema_defaults
 
-from entropic_bound import corpus_stats as cs
-from entropic_bound import measure_lm as am
-from entropic_bound.lm import LMConfig, build
-from entropic_bound.tables import separated, table6
+from entropic_bound.measures import corpus_stats as cs
+from entropic_bound.measures import lm as am
+from entropic_bound.models.lm import LMConfig, build
+from entropic_bound.reporting.tables import separated, table6
 
 LM_DEFAULTS = {**schema_defaults("e6", "model"), **schema_defaults("e6", "train")}
 
@@ -66,7 +66,7 @@ def test_lag_mi_of_a_deterministic_cycle_is_log_vocab_at_every_lag():
     pairs = len(CYCLE) - np.arange(1, 9)
     corrected = cs.lag_mutual_information(CYCLE, 4, 8)
     assert corrected - mi == pytest.approx(3 / (2 * pairs * math.log(2)), rel=1e-9)
-    from entropic_bound.spectra import entropy_rank
+    from entropic_bound.measures.spectra import entropy_rank
 
     assert entropy_rank(mi) == pytest.approx(8.0)  # a flat profile predicts rank = K
     assert cs.conditional_entropy_h1(CYCLE, 4) == pytest.approx(0.0, abs=1e-12)
@@ -160,7 +160,7 @@ def test_char_transformer_is_causal_and_exposes_its_heads():
 
 @pytest.fixture()
 def tiny_corpus(tmp_path):
-    from entropic_bound.tokens import tokenize_corpus
+    from entropic_bound.data.tokens import tokenize_corpus
 
     rng = np.random.default_rng(0)
     words = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "ran"]
@@ -174,7 +174,7 @@ def tiny_corpus(tmp_path):
 
 
 def _train(path, tag: str, **overrides):
-    from entropic_bound.train_lm import train_lm
+    from entropic_bound.training.lm import train_lm
 
     cfg = LMConfig(**{**LM_DEFAULTS, "context": 16, "steps": 30, "batch": 8, "log_every": 10,
                       "eval_windows": 8, **overrides})
@@ -183,7 +183,7 @@ def _train(path, tag: str, **overrides):
 
 
 def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
-    from entropic_bound.measure_lm import measure_lm
+    from entropic_bound.measures.lm import measure_lm
 
     a, b = _train(tiny_corpus, "a"), _train(tiny_corpus, "b")
     assert a["val_loss"].iloc[0] == b["val_loss"].iloc[0]  # same config and seed: identical
@@ -198,7 +198,7 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
 
 
 def test_lm_divergence_names_the_cell_and_the_key(tiny_corpus):
-    from entropic_bound.train import TrainingDiverged
+    from entropic_bound.training.loop import TrainingDiverged
 
     with pytest.raises(TrainingDiverged, match="d_model=16 seed=3.*train section.s lr"):
         _train(tiny_corpus, "nan", lr=1e30, warmup=0.0)

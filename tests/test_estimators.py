@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from conftest import schema_defaults
 
-from entropic_bound import spectra
-from entropic_bound.estimators import (
+from entropic_bound.data.teachers import TeacherSpec, generate
+from entropic_bound.measures import spectra
+from entropic_bound.measures.estimators import (
     als_kernel,
     bilinear_lstsq,
     kernel_from_mixers,
     recovered_mixers,
 )
-from entropic_bound.teachers import TeacherSpec, generate
 
 TOL = schema_defaults("spectra")["tol"]
 E4 = schema_defaults("e4")

@@ -8,16 +8,17 @@ import pytest
 import torch
 from conftest import schema_defaults
 
-from entropic_bound import ladder, spectra
-from entropic_bound.achievable import (
+from entropic_bound.data.mixers import softmax_rows
+from entropic_bound.data.teachers import TeacherSpec, generate, spectrum
+from entropic_bound.measures import spectra
+from entropic_bound.measures.achievable import (
     b1c_fixed_v_excess,
     eckart_young_excess,
     per_token_linear_excess,
     theorem5_bound,
 )
-from entropic_bound.estimators import fixed_operator_vknown, fixed_operator_vlp
-from entropic_bound.mixers import softmax_rows
-from entropic_bound.teachers import TeacherSpec, generate, spectrum
+from entropic_bound.measures.estimators import fixed_operator_vknown, fixed_operator_vlp
+from entropic_bound.models import ladder
 
 TOL = schema_defaults("spectra")["tol"]
 
@@ -124,7 +125,7 @@ def test_symmetric_operator_leaves_an_identity_component_that_b1c_fits():
     """SPEC section 2: E_X[X K X^T] = tr(K) I, so B1c can fit the identity part of a symmetric
     A* (trace 4.5) but not of the independent one: its bound drops well below the operator
     energy only for the symmetric operator (paper settings: ~56 vs ~69 of ~72)."""
-    from entropic_bound.achievable import fixed_task_bounds
+    from entropic_bound.measures.achievable import fixed_task_bounds
 
     out = {}
     for op in ("independent", "symmetric"):

@@ -6,8 +6,8 @@ student of the training DAG."""
 
 import pytest
 
-from entropic_bound.bench import dag_estimate, floor_flops, step_flops
-from entropic_bound.gemm_floor import (
+from entropic_bound.benchmarks.bench import dag_estimate, floor_flops, step_flops
+from entropic_bound.benchmarks.gemm_floor import (
     GemmFloor,
     ffn_products,
     flops,
@@ -23,7 +23,7 @@ from entropic_bound.gemm_floor import (
     time_product,
     transposed,
 )
-from entropic_bound.settings import effective_config
+from entropic_bound.plumbing.settings import effective_config
 
 PAPER = effective_config("config.yaml", "workflow/schemas/config.schema.yaml")
 SHAPES = [(16, 32, 3), (16, 32, 16), (10, 12, 4), (12, 10, 1)]  # (T, d, r)

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import QUICK, planned_jobs, snakemake
 
-from entropic_bound.atomic import (
+from entropic_bound.plumbing.atomic import (
     CorruptCacheError,
     open_npz,
     read_parquet,

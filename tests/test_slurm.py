@@ -24,7 +24,7 @@ import pytest
 from conftest import copy_workflow
 from slurm_cluster import ClusterUnavailable, cluster, submitted_jobs
 
-from entropic_bound.estimators import TIMING_COLUMNS
+from entropic_bound.measures.estimators import TIMING_COLUMNS
 
 pytestmark = pytest.mark.slow
 

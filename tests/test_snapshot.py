@@ -9,16 +9,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from entropic_bound.atomic import write_parquet
-from entropic_bound.costs import LOG_STAMP
-from entropic_bound.settings import effective_config
-from entropic_bound.snapshot import (
-    README_BEGIN,
-    README_END,
+from entropic_bound.plumbing.atomic import write_parquet
+from entropic_bound.plumbing.settings import effective_config
+from entropic_bound.reporting.costs import LOG_STAMP
+from entropic_bound.reporting.snapshot import (
+    block_begin,
+    block_end,
     config_hash,
+    headline_markdown,
     results_markdown,
     stale_reasons,
-    write_readme_results,
+    write_block,
     write_snapshot,
 )
 
@@ -149,13 +150,32 @@ def test_the_readme_block_gives_the_stamp_the_verdicts_and_every_claim(run):
     assert rows[1:] == ["| excess at r = 1 | Table 1 | 28.5 | 39.37 | reproduced |",
                         "| B3 excess at r* | Table 2 | 51.9 | 81.79 | not reproduced |",
                         "| \\|excess\\| small | Section 6 | holds |  | not run |"]
-    readme = run / "README.md"
-    readme.write_text(f"# x\n\n{README_BEGIN}\nold numbers\n{README_END}\n\n## next\n")
-    write_readme_results(readme, run / "report/paper")
-    assert readme.read_text() == f"# x\n\n{README_BEGIN}\n{text}\n{README_END}\n\n## next\n"
-    readme.write_text("# no block\n")
+    page = run / "docs/results.md"
+    page.parent.mkdir()
+    page.write_text(f"# x\n\n{block_begin('results')}\nold\n{block_end('results')}\n\n## next\n")
+    write_block(page, "results", run / "report/paper")
+    begin, end = block_begin("results"), block_end("results")
+    # the link is relative to the page's own folder
+    assert page.read_text() == (f"# x\n\n{begin}\n{results_markdown(run / 'report/paper', page.parent)}"
+                                f"\n{end}\n\n## next\n")
+    assert "](../report/paper/report.md)" in page.read_text()
+    page.write_text("# no block\n")
     with pytest.raises(ValueError, match="no results block"):
-        write_readme_results(readme, run / "report/paper")
+        write_block(page, "results", run / "report/paper")
+
+
+def test_the_headline_block_counts_the_claims_and_names_each_one_not_reproduced(run):
+    stamp = snapshot(run, effective_config(str(run / CONFIG), str(run / SCHEMA)))
+    checks = pd.DataFrame({**{k: ["-"] for k in CLAIMS.columns}, "kind": ["check"],
+                           "verdict": ["not reproduced"]})
+    pd.concat([CLAIMS, checks]).to_csv(run / "report/paper/claims.csv", index=False)
+    text = headline_markdown(run / "report/paper", run)
+    assert text.splitlines()[0] == (
+        "Of the paper's 3 claims: **1 reproduced**, **1 not reproduced**, **1 not run** "
+        f"([report](report/paper/report.md), commit `{stamp['commit'][:12]}`). Not reproduced:")
+    # a failing consistency check is not a claim of the paper
+    assert [line for line in text.splitlines() if line.startswith("- ")] == [
+        "- B3 excess at r* (Table 2): paper 51.9, ours 81.79"]
 
 
 PUBLISHED = sorted(ROOT.glob("report/**/stamp.json"))
@@ -178,7 +198,9 @@ def test_the_paper_snapshot_is_published():
     stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
     assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
         stamp["files"])
-    # README's results are this snapshot's, not an older one's.
-    readme = (ROOT / "README.md").read_text()
-    assert (f"{README_BEGIN}\n{results_markdown(ROOT / 'report/paper', ROOT)}\n{README_END}"
-            in readme)
+    # The front door and the results page show this snapshot, not an older one.
+    for page, kind, summary in (("README.md", "headline", headline_markdown),
+                                ("docs/results.md", "results", results_markdown)):
+        text = (ROOT / page).read_text()
+        block = summary(ROOT / "report/paper", (ROOT / page).parent)
+        assert f"{block_begin(kind)}\n{block}\n{block_end(kind)}" in text, page

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from conftest import schema_defaults
 
-from entropic_bound import spectra
-from entropic_bound.teachers import spectrum
+from entropic_bound.data.teachers import spectrum
+from entropic_bound.measures import spectra
 
 TOL = schema_defaults("spectra")["tol"]
 
@@ -76,7 +76,7 @@ def test_mp_correction_inverts_the_forward_formula():
 
 
 def test_gap_rank_finds_the_largest_singular_value_gap():
-    from entropic_bound.spectra import gap_rank
+    from entropic_bound.measures.spectra import gap_rank
 
     assert gap_rank(np.diag([5.0, 4.0, 3.0, 1e-3, 9e-4])) == 3
     assert gap_rank(np.diag([1.0, 1e-6, 0.0])) == 1

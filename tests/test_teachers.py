@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from entropic_bound.mixers import mixer
-from entropic_bound.teachers import TeacherSpec, generate, spectrum
+from entropic_bound.data.mixers import mixer
+from entropic_bound.data.teachers import TeacherSpec, generate, spectrum
 
 
 def small(kind="linear_qk", **kw):

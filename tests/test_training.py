@@ -6,12 +6,13 @@ import pytest
 import torch
 from conftest import schema_defaults
 
-from entropic_bound.data import write_dataset
-from entropic_bound.fast import QKBatch, train_fast
-from entropic_bound.measure_grid import measure_dataset
-from entropic_bound.students import init_qk, qk_forward
-from entropic_bound.teachers import TeacherSpec, generate
-from entropic_bound.train import (
+from entropic_bound.data.datasets import write_dataset
+from entropic_bound.data.teachers import TeacherSpec, generate
+from entropic_bound.measures.grid import measure_dataset
+from entropic_bound.models.students import init_qk, qk_forward
+from entropic_bound.training.fast import QKBatch, train_fast
+from entropic_bound.training.grid import GridTraining, train_dataset
+from entropic_bound.training.loop import (
     TrainingDiverged,
     convergence_columns,
     evaluate,
@@ -19,7 +20,6 @@ from entropic_bound.train import (
     tail_start,
     train_adam,
 )
-from entropic_bound.train_grid import GridTraining, train_dataset
 
 
 @pytest.mark.parametrize("kind", ["linear_qk", "softmax_qk"])

@@ -83,7 +83,7 @@ def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):
 
 
 def test_editing_attention_measures_reruns_measures_not_lm_training(quick_run):
-    jobs = jobs_after_edit(quick_run, "src/entropic_bound/measure_lm.py")
+    jobs = jobs_after_edit(quick_run, "src/entropic_bound/measures/lm.py")
     assert jobs == {"measure_lm_cells": 6 * 2 * 2, "aggregate_table6": 1,
                     "evaluate_claims": 1, "render_report": 1, "all": 1}
 
@@ -125,7 +125,7 @@ def jobs_after_edit(workdir, relpath: str) -> dict[str, int]:
 
 
 def test_editing_measurement_code_reruns_measures_not_training(quick_run):
-    jobs = jobs_after_edit(quick_run, "src/entropic_bound/measure_grid.py")
+    jobs = jobs_after_edit(quick_run, "src/entropic_bound/measures/grid.py")
     assert "train_grid_cells" not in jobs and "make_grid_data" not in jobs
     assert jobs["measure_grid_cells"] == 8 + 3  # E3 (2x2x2) and E5 (3 spectra) datasets
     assert "measure_fixed_cells" not in jobs  # E1/E2 measures live in fixed_measure.py
@@ -225,7 +225,7 @@ def test_editing_the_fetch_code_with_an_unchanged_text_retrains_nothing(quick_ru
     """Tokens depend on the text, not on the fetch code (corpora.py vs tokens.py), and
     Snakemake skips jobs whose updated input kept its recorded checksum. Last in this file:
     the edit stays (later tests see a workflow whose fetches already ran with it)."""
-    fetch_code = quick_run / "src/entropic_bound/corpora.py"
+    fetch_code = quick_run / "src/entropic_bound/data/corpora.py"
     fetch_code.write_text(fetch_code.read_text() + "\n# an edit that changes no text\n")
     assert planned_jobs(quick_run, *QUICK)["fetch_corpus"] == 6
     snakemake(quick_run, *QUICK, "--until", "fetch_corpus")
@@ -237,7 +237,7 @@ def test_editing_the_fetch_code_with_an_unchanged_text_retrains_nothing(quick_ru
 def test_every_rule_declares_the_import_closure_of_the_command_it_runs(quick_run):
     """From Snakemake's own view of the DAG: each job's src/ inputs are exactly the modules
     `entropic-bound <command>` executes, so no edit can leave a stale result."""
-    from entropic_bound.code_inputs import command_sources
+    from entropic_bound.plumbing.code_inputs import command_sources
 
     out = snakemake(quick_run, "-n", "--forceall", "-p", *QUICK).stdout
     checked = set()

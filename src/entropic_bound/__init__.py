@@ -1,11 +1,12 @@
 """entropic_bound: the library behind the reproduction of "The Entropic Bound for Transformers".
 
-Modules by role (README "Library"): data (teachers, mixers, data, corpora, lazyload, tokens),
-models (students, ladder, lm), training (train, fast, train_grid, train_fixed, train_lm),
-measuring (spectra, measure_grid, measure_fixed, measure_lm, achievable, estimators,
-corpus_stats), results (tables, published, claims, report, costs), plumbing (atomic, verify,
-settings, code_inputs, bench, cli). Submodules are imported on demand so that numpy-only jobs
-never pay for torch.
+Subpackages by role (docs/design.md, "Module map"): ``data`` (teachers, corpora, tokens),
+``models`` (students, the E2 ladder, the char Transformer), ``training``, ``measures`` (spectra,
+estimators, the E6 measures), ``claims`` (the paper's numbers and the rules that judge them),
+``reporting`` (tables, report, costs, snapshots), ``plumbing`` (atomic I/O, verify, settings,
+code inputs) and, outside the science, ``benchmarks``. ``cli`` is the one entry point of every
+workflow rule. Nothing is imported here: submodules load on demand, so numpy-only jobs never
+pay for torch.
 """
 
 __version__ = "0.1.0"

@@ -23,14 +23,14 @@ def _setup(threads: int | None = None) -> None:
 
 
 def cmd_make_data(a: argparse.Namespace) -> None:
-    from .data import write_dataset
-    from .teachers import TeacherSpec
+    from entropic_bound.data.datasets import write_dataset
+    from entropic_bound.data.teachers import TeacherSpec
 
     write_dataset(TeacherSpec(**a.params), a.out)
 
 
 def cmd_train_grid(a: argparse.Namespace) -> None:
-    from .train_grid import GridTraining, train_dataset
+    from entropic_bound.training.grid import GridTraining, train_dataset
 
     params = dict(a.params)
     device = params.pop("device")
@@ -38,14 +38,14 @@ def cmd_train_grid(a: argparse.Namespace) -> None:
 
 
 def cmd_measure_grid(a: argparse.Namespace) -> None:
-    from .measure_grid import measure_dataset
+    from entropic_bound.measures.grid import measure_dataset
 
     measure_dataset(a.data, a.weights, a.metrics, a.out, tol=a.params["tol"])
 
 
 def cmd_aggregate_grid(a: argparse.Namespace) -> None:
-    from .atomic import write_parquet
-    from .tables import concat_cells, grid_summary, grid_sweep
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import concat_cells, grid_summary, grid_sweep
 
     cells = concat_cells(a.inputs)
     write_parquet(a.cells, cells)
@@ -54,7 +54,7 @@ def cmd_aggregate_grid(a: argparse.Namespace) -> None:
 
 
 def cmd_train_fixed(a: argparse.Namespace) -> None:
-    from .train_fixed import FixedTraining, train_fixed
+    from entropic_bound.training.fixed import FixedTraining, train_fixed
 
     params = dict(a.params)
     device = _device(params.pop("device"))
@@ -66,20 +66,20 @@ def cmd_train_fixed(a: argparse.Namespace) -> None:
 
 
 def cmd_measure_fixed(a: argparse.Namespace) -> None:
-    from .measure_fixed import measure_fixed
+    from entropic_bound.measures.fixed import measure_fixed
 
     measure_fixed(a.data, a.weights, a.metrics, a.out, tol=a.params["tol"])
 
 
 def cmd_estimate_fixed(a: argparse.Namespace) -> None:
-    from .estimators import estimate_fixed
+    from entropic_bound.measures.estimators import estimate_fixed
 
     estimate_fixed(a.data, a.out, tol=a.params["tol"])
 
 
 def cmd_aggregate_table1(a: argparse.Namespace) -> None:
-    from .atomic import write_parquet
-    from .tables import read_parquets, table1
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import read_parquets, table1
 
     cells = read_parquets(a.inputs)
     estimates = read_parquets(a.estimates)
@@ -89,22 +89,22 @@ def cmd_aggregate_table1(a: argparse.Namespace) -> None:
 
 
 def cmd_aggregate_table2(a: argparse.Namespace) -> None:
-    from .atomic import write_parquet
-    from .tables import read_parquets, table2
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import read_parquets, table2
 
     cells = read_parquets(a.inputs)
     write_parquet(a.summary, table2(cells, primary=a.params["operator"]))
 
 
 def cmd_estimate_e4(a: argparse.Namespace) -> None:
-    from .estimators import predictability
+    from entropic_bound.measures.estimators import predictability
 
     predictability(a.data, a.out, **a.params)
 
 
 def cmd_aggregate_table4(a: argparse.Namespace) -> None:
-    from .atomic import write_parquet
-    from .tables import read_parquets, table4
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import read_parquets, table4
 
     pred, scores = table4(read_parquets(a.inputs))
     write_parquet(a.summary, pred)
@@ -112,7 +112,7 @@ def cmd_aggregate_table4(a: argparse.Namespace) -> None:
 
 
 def cmd_fetch_corpus(a: argparse.Namespace) -> None:
-    from .corpora import fetch_corpus
+    from entropic_bound.data.corpora import fetch_corpus
 
     p = a.params
     fetch_corpus(p["corpus"], p["sources"], a.text, a.provenance, cache=p["cache"],
@@ -120,19 +120,19 @@ def cmd_fetch_corpus(a: argparse.Namespace) -> None:
 
 
 def cmd_tokenize_corpus(a: argparse.Namespace) -> None:
-    from .tokens import tokenize_corpus
+    from entropic_bound.data.tokens import tokenize_corpus
 
     tokenize_corpus(a.text, a.provenance, a.tokens, a.meta, **a.params)
 
 
 def cmd_corpus_stats(a: argparse.Namespace) -> None:
-    from .corpus_stats import corpus_stats
+    from entropic_bound.measures.corpus_stats import corpus_stats
 
     corpus_stats(a.tokens, a.meta, a.out, **a.params)
 
 
 def _lm_args(params: dict) -> tuple[dict, object]:
-    from .lm import LMConfig
+    from entropic_bound.models.lm import LMConfig
 
     params = dict(params)
     cell = {k: params.pop(k) for k in ("corpus", "d_model", "seed")}
@@ -140,7 +140,7 @@ def _lm_args(params: dict) -> tuple[dict, object]:
 
 
 def cmd_train_lm(a: argparse.Namespace) -> None:
-    from .train_lm import train_lm
+    from entropic_bound.training.lm import train_lm
 
     params = dict(a.params)
     device = _device(params.pop("device"))
@@ -149,16 +149,16 @@ def cmd_train_lm(a: argparse.Namespace) -> None:
 
 
 def cmd_measure_lm(a: argparse.Namespace) -> None:
-    from .measure_lm import measure_lm
+    from entropic_bound.measures.lm import measure_lm
 
     cell, cfg = _lm_args(a.params)
     measure_lm(a.tokens, a.meta, a.weights, a.metrics, a.out, cfg=cfg, **cell)
 
 
 def cmd_aggregate_table6(a: argparse.Namespace) -> None:
-    from .atomic import write_parquet
-    from .corpora import read_provenance
-    from .tables import read_parquets, table6
+    from entropic_bound.data.corpora import read_provenance
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import read_parquets, table6
 
     measures = read_parquets(a.inputs)
     data_side = read_parquets(a.data_side)
@@ -168,13 +168,13 @@ def cmd_aggregate_table6(a: argparse.Namespace) -> None:
 
 
 def cmd_claims(a: argparse.Namespace) -> None:
-    from .claims import write_claims
+    from entropic_bound.claims.registry import write_claims
 
     write_claims(a.tables, a.out)
 
 
 def cmd_render_report(a: argparse.Namespace) -> None:
-    from .report import render_report
+    from entropic_bound.reporting.report import render_report
 
     render_report(a.tables, a.claims, a.templates, a.markdown, a.html, a.params,
                   paper_config=a.paper_config, schema=a.schema,
@@ -182,7 +182,7 @@ def cmd_render_report(a: argparse.Namespace) -> None:
 
 
 def cmd_costs(a: argparse.Namespace) -> None:
-    from .costs import cost_summary, read_benchmarks
+    from entropic_bound.reporting.costs import cost_summary, read_benchmarks
 
     records = read_benchmarks(a.root)
     if records.empty:
@@ -193,7 +193,7 @@ def cmd_costs(a: argparse.Namespace) -> None:
 
 
 def cmd_snapshot(a: argparse.Namespace) -> None:
-    from .snapshot import write_snapshot
+    from entropic_bound.reporting.snapshot import write_snapshot
 
     stamp = write_snapshot(a.out, what=a.what, command=a.command, run_config=a.params,
                            tables=a.tables, report_dir=a.report_dir, benchmarks=a.benchmarks)
@@ -201,7 +201,7 @@ def cmd_snapshot(a: argparse.Namespace) -> None:
 
 
 def cmd_check_snapshot(a: argparse.Namespace) -> None:
-    from .snapshot import stale_reasons
+    from entropic_bound.reporting.snapshot import stale_reasons
 
     reasons = stale_reasons(a.stamp, require_current_config=not a.any_config)
     for reason in reasons:
@@ -212,7 +212,7 @@ def cmd_check_snapshot(a: argparse.Namespace) -> None:
 
 
 def cmd_verify(a: argparse.Namespace) -> None:
-    from .verify import verify
+    from entropic_bound.plumbing.verify import verify
 
     found = verify(a.root, remove=a.remove)
     if found and not a.remove:
@@ -301,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .atomic import CorruptCacheError
+    from entropic_bound.plumbing.atomic import CorruptCacheError
 
     args = build_parser().parse_args(argv)
     _setup(args.threads)

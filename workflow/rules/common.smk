@@ -2,9 +2,9 @@ import json
 
 from snakemake.utils import validate
 
-from entropic_bound.code_inputs import command_sources
-from entropic_bound.settings import check_profile_overlay, fixed_operators, typed_overrides
-from entropic_bound.teachers import KINDS, OPERATORS, SPECTRA
+from entropic_bound.plumbing.code_inputs import command_sources
+from entropic_bound.plumbing.settings import check_profile_overlay, fixed_operators, typed_overrides
+from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).
@@ -58,7 +58,7 @@ wildcard_constraints:
 
 def lib(command):
     """Library sources that `entropic-bound <command>` executes (its import closure, derived
-    from the code by entropic_bound.code_inputs), for a rule's input list. Snakemake does not
+    from the code by entropic_bound.plumbing.code_inputs), for a rule's input list. Snakemake does not
     track imported modules, so listing them makes an edit rerun exactly the rules that
     execute it."""
     return command_sources(command)

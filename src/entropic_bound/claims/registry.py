@@ -1,0 +1,49 @@
+"""The claims registry (SPEC section 4): every claim of the paper, in the report's order
+(E3, E5, E1-E2, E4, E6), each with its rule (``claims.rules``; the rules of each experiment
+live in ``claims.grid``, ``claims.fixed``, ``claims.predict`` and ``claims.lm``).
+
+A claim evaluates against the aggregated tables; a claim whose table is absent is "not run".
+Nothing here is tuned to pass: a rule is fixed before the numbers are seen and states its
+tolerance in ``rule``. The published values come from :mod:`entropic_bound.claims.published`,
+their only home.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from entropic_bound.claims import fixed, grid, lm, predict
+from entropic_bound.claims.rules import NOT_RUN, Claim, Tables
+from entropic_bound.plumbing.atomic import read_parquet, write_parquet
+
+CLAIMS: list[Claim] = [*grid.CLAIMS, *fixed.CLAIMS, *predict.CLAIMS, *lm.CLAIMS]
+
+
+def evaluate_claims(tables: Tables, claims: list[Claim] = CLAIMS) -> pd.DataFrame:
+    """One row per claim: id, kind, where, statement, published, rule, column, reproduced,
+    verdict."""
+    rows = []
+    for c in claims:
+        table = tables.get(c.table)
+        if table is None or table.empty:
+            reproduced, verdict = "-", NOT_RUN
+        else:
+            reproduced, verdict = c.evaluate(table)
+        rows.append({"id": c.id, "kind": c.kind, "experiment": c.experiment,
+                     "location": c.location,
+                     "statement": c.statement, "published": c.published, "rule": c.rule,
+                     "column": c.column, "reproduced": reproduced, "verdict": verdict})
+    return pd.DataFrame(rows)
+
+
+def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:
+    """Parquet files keyed by file stem (``results/tables/table3.parquet`` -> ``table3``)."""
+    return {Path(p).stem: read_parquet(p) for p in paths}
+
+
+def write_claims(table_paths: list[str], out: str) -> pd.DataFrame:
+    claims = evaluate_claims(load_tables(table_paths))
+    write_parquet(out, claims)
+    return claims

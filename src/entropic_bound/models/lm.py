@@ -1,0 +1,132 @@
+"""Char-level causal Transformers of App. B (SPEC E6) and their attention probes (the model;
+training is :mod:`entropic_bound.training.lm`).
+
+A small GPT-style model: token and learned position embeddings, ``layers`` pre-LN blocks
+x <- x + Attn(LN(x)), x <- x + FFN(LN(x)) with ``heads`` causal heads of width d_model/heads
+(bias-free query/key/value projections, so that a head's static kernel is exactly
+W_QK = W_Q W_K^T), an FFN of width ffn_mult*d_model with exact GELU, a final LayerNorm and an
+untied output layer. Attention is written out (no fused kernel) because the measures need each
+head's attention map A (T x T) and the attention input LN(x) of each layer.
+
+Evaluation: validation loss on fixed, evenly spaced windows of the validation split (the same
+windows the measures use).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from entropic_bound.plumbing.atomic import open_npz
+
+
+@dataclass(frozen=True)
+class LMConfig:
+    """Model and training settings (config section ``e6.model`` and ``e6.train``)."""
+
+    layers: int
+    heads: int
+    context: int
+    ffn_mult: int
+    steps: int
+    batch: int
+    lr: float
+    weight_decay: float
+    warmup: float  # fraction of steps with linear warm-up
+    grad_clip: float
+    log_every: int
+    eval_windows: int
+
+    def __post_init__(self) -> None:
+        if self.steps < 1 or self.batch < 1 or self.context < 2:
+            raise ValueError("LMConfig: steps and batch must be >= 1 and context >= 2")
+
+
+class Block(nn.Module):
+    def __init__(self, d: int, heads: int, ffn_mult: int):
+        super().__init__()
+        if d % heads:
+            raise ValueError(f"d_model={d} is not divisible by heads={heads}")
+        self.heads, self.dh = heads, d // heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d, bias=False)
+        self.proj = nn.Linear(d, d)
+        self.fc = nn.Linear(d, ffn_mult * d)
+        self.out = nn.Linear(ffn_mult * d, d)
+
+    def forward(self, x: torch.Tensor, probe: list | None = None) -> torch.Tensor:
+        B, T, d = x.shape
+        h = self.ln1(x)
+        q, k, v = self.qkv(h).view(B, T, 3, self.heads, self.dh).permute(2, 0, 3, 1, 4)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.dh)
+        mask = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
+        attn = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
+        if probe is not None:
+            probe.append({"attn": attn.detach(), "input": h.detach()})
+        x = x + self.proj((attn @ v).transpose(1, 2).reshape(B, T, d))
+        return x + self.out(F.gelu(self.fc(self.ln2(x))))
+
+    def head_kernel(self, head: int) -> np.ndarray:
+        """W_QK = W_Q W_K^T (d_model x d_model) of one head, float64."""
+        w = self.qkv.weight.detach().double().cpu()
+        d, rows = w.shape[1], slice(head * self.dh, (head + 1) * self.dh)
+        wq, wk = w[:d][rows].T, w[d:2 * d][rows].T
+        return (wq @ wk.T).numpy()
+
+
+class CharTransformer(nn.Module):
+    def __init__(self, vocab: int, d_model: int, cfg: LMConfig):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d_model)
+        self.pos = nn.Embedding(cfg.context, d_model)
+        self.blocks = nn.ModuleList(Block(d_model, cfg.heads, cfg.ffn_mult)
+                                    for _ in range(cfg.layers))
+        self.ln = nn.LayerNorm(d_model)
+        self.head = nn.Linear(d_model, vocab)
+
+    def forward(self, idx: torch.Tensor, probe: list | None = None) -> torch.Tensor:
+        x = self.tok(idx) + self.pos(torch.arange(idx.shape[1], device=idx.device))
+        for block in self.blocks:
+            x = block(x, probe)
+        return self.head(self.ln(x))
+
+
+def windows(ids: np.ndarray, starts: np.ndarray, context: int) -> tuple[torch.Tensor, ...]:
+    """Inputs ids[s : s+context] and next-character targets for each start s."""
+    idx = starts[:, None] + np.arange(context + 1)[None, :]
+    chunk = torch.from_numpy(ids[idx].astype(np.int64))
+    return chunk[:, :-1], chunk[:, 1:]
+
+
+def eval_starts(n_tokens: int, context: int, count: int) -> np.ndarray:
+    """Evenly spaced window starts over a split (fixed, so every cell sees the same text)."""
+    if n_tokens <= context + 1:
+        raise ValueError(f"validation split has {n_tokens} tokens, fewer than context+1="
+                         f"{context + 1}; raise the corpus's max_chars or val_fraction")
+    return np.linspace(0, n_tokens - context - 1, count).astype(np.int64)
+
+
+def validation_loss(model: CharTransformer, val: np.ndarray, cfg: LMConfig,
+                    device: str = "cpu") -> float:
+    x, y = windows(val, eval_starts(len(val), cfg.context, cfg.eval_windows), cfg.context)
+    x, y = x.to(device), y.to(device)
+    with torch.no_grad():
+        logits = model(x)
+        return float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1)))
+
+
+def build(vocab: int, d_model: int, cfg: LMConfig, seed: int) -> CharTransformer:
+    torch.manual_seed(seed)
+    return CharTransformer(vocab, d_model, cfg)
+
+
+def load_model(weights: str, vocab: int, d_model: int, cfg: LMConfig) -> CharTransformer:
+    model = CharTransformer(vocab, d_model, cfg)
+    with open_npz(weights) as z:
+        model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files})
+    return model.eval()

@@ -1,0 +1,285 @@
+"""A published snapshot of a run, and the check that it still describes the repository.
+
+``report/paper/`` (the whole paper at its settings) or ``report/partial/<name>/`` holds what a
+reader needs without rerunning anything: the rendered report (Markdown, HTML, figures) when the
+run rendered one, every summary table as CSV, and ``stamp.json``: the commit the run was built
+from, the SHA-256 of the run's effective config (:func:`config_hash`), when it ran and for how
+long (``wall_seconds``: first job's start to newest output; ``running_seconds``: the time
+Snakemake was running in that span, which leaves out the pauses of a run resumed over several
+``invocations``), its job-seconds per experiment (:mod:`costs`), and the machine. Per-cell
+parquet and weights stay in ``results/`` (git-ignored).
+
+:func:`stale_reasons` compares a stamp with a checkout: a snapshot whose commit is not in the
+history, or whose config is not the current ``config.yaml`` (with the schema's defaults), is
+reported as stale rather than trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+import pandas as pd
+
+from entropic_bound.plumbing.atomic import read_parquet, write_text
+from entropic_bound.plumbing.settings import RUN_KEYS, effective_config
+from entropic_bound.reporting.costs import (
+    cost_summary,
+    first_job_started,
+    invocations,
+    overlapping,
+    read_benchmarks,
+    running_seconds,
+)
+
+REPORT_FILES = ("report.md", "report.html")
+# The generated blocks of the front door (README.md: the headline) and of the results page
+# (docs/results.md: every claim) lie between these lines; :func:`write_block` rewrites them.
+GENERATOR = "python -m entropic_bound.reporting.snapshot --readme README.md --results docs/results.md"
+
+
+def block_begin(kind: str) -> str:
+    return f"<!-- {kind} of report/paper: written by {GENERATOR} report/paper -->"
+
+
+def block_end(kind: str) -> str:
+    return f"<!-- end of the {kind} of report/paper -->"
+
+
+def config_hash(cfg: dict) -> str:
+    """SHA-256 of the config's settings as canonical JSON (sorted keys; run names left out)."""
+    settings = {k: v for k, v in cfg.items() if k not in RUN_KEYS}
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
+
+
+def _git(repo: str | Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+
+
+def head_commit(repo: str | Path = ".", outside: str | Path | None = None) -> tuple[str, bool]:
+    """(full hash of HEAD, whether tracked files differ from it), with the folder ``outside``
+    left out of the comparison when given."""
+    head = _git(repo, "rev-parse", "HEAD")
+    if head.returncode:
+        raise RuntimeError(f"{repo} is not a git checkout: {head.stderr.strip()}")
+    paths = []
+    if outside is not None:
+        rel = Path(os.path.relpath(Path(outside).resolve(), Path(repo).resolve())).as_posix()
+        paths = ["--", ".", f":(exclude){rel}"]
+    status = _git(repo, "status", "--porcelain", "--untracked-files=no", *paths)
+    return head.stdout.strip(), bool(status.stdout.strip())
+
+
+def cpu_model() -> str:
+    """The CPU's model name (Linux: /proc/cpuinfo), else the architecture: sessions of one
+    project get different CPUs, and job-seconds are only comparable on the same one."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict:
+    """Cores, memory, the CPU model and the versions that decide the numbers."""
+    import numpy
+    import pandas
+    import torch
+
+    pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    return {"cores": os.cpu_count(), "memory_gib": round(pages * page_size / 2**30, 1),
+            "cpu": cpu_model(), "python": platform.python_version(),
+            "torch": torch.__version__, "numpy": numpy.__version__, "pandas": pandas.__version__}
+
+
+def run_span(records: pd.DataFrame, outputs: list[Path]) -> tuple[datetime, datetime]:
+    """(start, end) of the run: the earliest benchmarked job's start (``records`` of
+    :func:`costs.read_benchmarks`) and the newest output. Covers every invocation of a resumed
+    run, pauses included, so the wall time is an upper bound."""
+    start = first_job_started(records)
+    if start is None or not outputs:
+        raise ValueError("no benchmark records or no outputs: nothing ran")
+    return start, datetime.fromtimestamp(max(path.stat().st_mtime for path in outputs))
+
+
+def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict,
+                   tables: list[str], report_dir: str | Path | None,
+                   benchmarks: str | Path = "results/benchmarks", repo: str | Path = ".",
+                   log_dir: str | Path = ".snakemake/log",
+                   paper_config: str = "config.yaml",
+                   schema: str = "workflow/schemas/config.schema.yaml") -> dict:
+    """Write the snapshot into ``out`` (replacing its previous contents) and return the stamp.
+
+    ``tables``: parquet tables, each written as ``<name>.csv``; ``report_dir``: where the
+    rendered report and its figures are (None for a run that rendered none)."""
+    # The snapshot's own folder is not the code it was built from: once published it is
+    # tracked, and Snakemake deletes a rule's outputs before the job runs.
+    commit, dirty = head_commit(repo, outside=out)
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    written = []
+    for table in map(Path, tables):
+        target = out / f"{table.stem}.csv"
+        write_text(target, read_parquet(table).to_csv(index=False))
+        written.append(table)
+    if report_dir is not None:
+        report_dir = Path(report_dir)
+        for path in [*(report_dir / f for f in REPORT_FILES), *sorted(report_dir.glob("*.png"))]:
+            shutil.copy2(path, out / path.name)
+            written.append(path)
+    records = read_benchmarks(benchmarks)
+    start, end = run_span(records, written)
+    runs = invocations(log_dir)
+    per_experiment = cost_summary(records, "experiment")
+    ours = config_hash(run_config)
+    stamp = {
+        "what": what,
+        "command": command,
+        "commit": commit,
+        "dirty": dirty,
+        "config_sha256": ours,
+        "paper_config": ours == config_hash(effective_config(paper_config, schema)),
+        "started": start.isoformat(timespec="seconds"),
+        "finished": end.isoformat(timespec="seconds"),
+        "wall_seconds": round((end - start).total_seconds()),
+        "running_seconds": round(running_seconds(runs, start, end)),
+        "invocations": len(overlapping(runs, start, end)),
+        "job_seconds": {row.experiment: round(row.job_seconds)
+                        for row in per_experiment.itertuples()},
+        "jobs_benchmarked": int(len(records)),
+        "machine": machine(),
+        "files": sorted(p.name for p in out.iterdir()),
+    }
+    write_text(out / "stamp.json", json.dumps(stamp, indent=1) + "\n")
+    return stamp
+
+
+def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
+                  paper_config: str = "config.yaml",
+                  schema: str = "workflow/schemas/config.schema.yaml",
+                  require_current_config: bool = True) -> list[str]:
+    """Why the snapshot of ``stamp_path`` does not describe the checkout ``repo`` (empty: it
+    does): its commit is unknown or not an ancestor of HEAD, it was built from uncommitted
+    code, or (when ``require_current_config``) its config hash is not the current config's."""
+    stamp = json.loads(Path(stamp_path).read_text())
+    commit = stamp.get("commit", "")
+    reasons = []
+    if _git(repo, "cat-file", "-e", f"{commit}^{{commit}}").returncode:
+        reasons.append(f"commit {commit!r} is not in this repository's history")
+    elif _git(repo, "merge-base", "--is-ancestor", commit, "HEAD").returncode:
+        reasons.append(f"commit {commit} is not an ancestor of HEAD")
+    if stamp.get("dirty"):
+        reasons.append("built from a checkout with uncommitted changes")
+    current = config_hash(effective_config(str(Path(repo, paper_config)),
+                                           str(Path(repo, schema))))
+    if require_current_config and stamp.get("config_sha256") != current:
+        reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
+                       f"{paper_config}'s {current}: the settings changed since")
+    return reasons
+
+
+def _cell(value) -> str:
+    return str(value).replace("|", "\\|")
+
+
+def _stamp_line(snapshot: Path, link: str) -> str:
+    stamp = json.loads((snapshot / "stamp.json").read_text())
+    m = stamp["machine"]
+    job_hours = stamp["job_seconds"].get("total", 0) / 3600
+    return (f"Snapshot [`{link}/`]({link}/report.md) (commit "
+            f"`{stamp['commit'][:12]}`, finished {stamp['finished'].replace('T', ' ')}; "
+            f"{stamp['running_seconds'] / 3600:.2f} h of Snakemake "
+            f"running over {stamp['invocations']} invocation(s), {job_hours:.2f} job-hours "
+            f"benchmarked, on {m['cores']} cores and {m['memory_gib']} GiB, torch {m['torch']}).")
+
+
+def _claims(snapshot: Path) -> tuple[pd.DataFrame, str]:
+    claims = pd.read_csv(snapshot / "claims.csv", keep_default_na=False)
+    counts = ", ".join(f"**{n} {verdict}**" for verdict, n in
+                       claims["verdict"].value_counts().items())
+    return claims, counts
+
+
+def results_markdown(snapshot: str | Path, base: str | Path = ".") -> str:
+    """The results page's summary of a published snapshot: what was run, when, on what and for
+    how long (its stamp), the verdict counts over every claim and check, and each claim of the
+    paper with the published number beside ours (its ``claims.csv``). Its link to the snapshot
+    is relative to ``base``, the folder of the page that holds it."""
+    snapshot = Path(snapshot)
+    claims, counts = _claims(snapshot)
+    lines = [
+        _stamp_line(snapshot, Path(os.path.relpath(snapshot, base)).as_posix()),
+        "",
+        f"Claims of the paper and consistency checks: {counts}.",
+        "",
+        "| claim | where | paper | ours | verdict |",
+        "|---|---|---|---|---|",
+    ]
+    for c in claims[claims["kind"] == "claim"].itertuples():
+        lines.append(f"| {_cell(c.statement)} | {_cell(c.location)} | {_cell(c.published)} "
+                     f"| {_cell(c.reproduced)} | {c.verdict} |")
+    return "\n".join(lines)
+
+
+def headline_markdown(snapshot: str | Path, base: str | Path = ".") -> str:
+    """The front door's summary of a published snapshot: the verdict counts over the paper's
+    claims and one line per claim that is not reproduced (paper against ours), linking to the
+    snapshot's report (relative to ``base``, the README's folder)."""
+    snapshot = Path(snapshot)
+    link = Path(os.path.relpath(snapshot, base)).as_posix()
+    claims, _ = _claims(snapshot)
+    paper = claims[claims["kind"] == "claim"]
+    counts = ", ".join(f"**{n} {verdict}**" for verdict, n in
+                       paper["verdict"].value_counts().items())
+    stamp = json.loads((snapshot / "stamp.json").read_text())
+    lines = [f"Of the paper's {len(paper)} claims: {counts} ([report]({link}/report.md), "
+             f"commit `{stamp['commit'][:12]}`). Not reproduced:", ""]
+    for c in paper[paper["verdict"] == "not reproduced"].itertuples():
+        lines.append(f"- {_cell(c.statement)} ({_cell(c.location)}): paper "
+                     f"{_cell(c.published)}, ours {_cell(c.reproduced)}")
+    return "\n".join(lines)
+
+
+BLOCKS = {"headline": headline_markdown, "results": results_markdown}
+
+
+def write_block(page: str | Path, kind: str, snapshot: str | Path) -> None:
+    """Replace the ``kind`` block (``headline`` or ``results``) of the Markdown ``page`` with
+    that summary of ``snapshot``, its links relative to the page's folder."""
+    page = Path(page)
+    text = page.read_text()
+    begin, end = block_begin(kind), block_end(kind)
+    if begin not in text or end not in text:
+        raise ValueError(f"{page}: no {kind} block; expected the lines {begin!r} "
+                         f"and {end!r} around it")
+    head, rest = text.split(begin, 1)
+    tail = rest.split(end, 1)[1]
+    write_text(page, f"{head}{begin}\n{BLOCKS[kind](snapshot, page.parent)}\n{end}{tail}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write a published snapshot's summaries into "
+                                                 "the README's headline block and the results "
+                                                 "page's block.")
+    parser.add_argument("--readme", required=True, help="the front door (its headline block)")
+    parser.add_argument("--results", required=True, help="the results page (its results block)")
+    parser.add_argument("snapshot", help="the snapshot folder (report/paper)")
+    a = parser.parse_args(argv)
+    write_block(a.readme, "headline", a.snapshot)
+    write_block(a.results, "results", a.snapshot)
+
+
+if __name__ == "__main__":
+    main()
