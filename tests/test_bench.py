@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from entropic_bound.benchmarks.bench import (
-    CELLS,
+from entropic_bound.benchmarks.cells import CELLS
+from entropic_bound.benchmarks.dag import (
     GRID_EXPERIMENTS,
     dag_estimate,
     dag_job_counts,

@@ -6,7 +6,8 @@ student of the training DAG."""
 
 import pytest
 
-from entropic_bound.benchmarks.bench import dag_estimate, floor_flops, step_flops
+from entropic_bound.benchmarks.cells import floor_flops, step_flops
+from entropic_bound.benchmarks.dag import dag_estimate
 from entropic_bound.benchmarks.gemm_floor import (
     GemmFloor,
     ffn_products,

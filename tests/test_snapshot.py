@@ -156,8 +156,8 @@ def test_the_readme_block_gives_the_stamp_the_verdicts_and_every_claim(run):
     write_block(page, "results", run / "report/paper")
     begin, end = block_begin("results"), block_end("results")
     # the link is relative to the page's own folder
-    assert page.read_text() == (f"# x\n\n{begin}\n{results_markdown(run / 'report/paper', page.parent)}"
-                                f"\n{end}\n\n## next\n")
+    block = results_markdown(run / "report/paper", page.parent)
+    assert page.read_text() == f"# x\n\n{begin}\n{block}\n{end}\n\n## next\n"
     assert "](../report/paper/report.md)" in page.read_text()
     page.write_text("# no block\n")
     with pytest.raises(ValueError, match="no results block"):

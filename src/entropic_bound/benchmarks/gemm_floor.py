@@ -1,7 +1,7 @@
 """The GEMM floor of a training step: its matrix products timed at their own shapes.
 
-:func:`entropic_bound.benchmarks.bench.floor_flops` prices a step at the large-GEMM ceiling (a 2048^3
-product), which the products of a step never reach here: their inner or outer dimension is T,
+:func:`entropic_bound.benchmarks.cells.floor_flops` prices a step at the large-GEMM ceiling (a
+2048^3 product), which the products of a step never reach here: their inner or outer dimension is T,
 d or r (16, 32, <= 16 in E3), where a BLAS kernel spends most of its time outside its inner
 loop. This module lists every product of each known formulation of one full-batch step
 (forward and backward; n samples in chunks of m, sample-wise products batched):

@@ -108,7 +108,7 @@ def command_imports(command: str) -> list[str]:
     """Package modules (sorted) that ``entropic-bound <command>`` imports itself: those of
     ``cli``'s module level, its handler and the ``cli`` helpers the handler calls. Importing
     them runs their module-level imports too, so a process that imports these is the least
-    that every job of the command starts (``benchmarks.bench.job_start_seconds``)."""
+    that every job of the command starts (``benchmarks.dag.job_start_seconds``)."""
     return list(_command_imports(command))
 
 

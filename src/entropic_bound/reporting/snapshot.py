@@ -41,7 +41,8 @@ from entropic_bound.reporting.costs import (
 REPORT_FILES = ("report.md", "report.html")
 # The generated blocks of the front door (README.md: the headline) and of the results page
 # (docs/results.md: every claim) lie between these lines; :func:`write_block` rewrites them.
-GENERATOR = "python -m entropic_bound.reporting.snapshot --readme README.md --results docs/results.md"
+GENERATOR = ("python -m entropic_bound.reporting.snapshot --readme README.md "
+             "--results docs/results.md")
 
 
 def block_begin(kind: str) -> str:

@@ -199,9 +199,9 @@ def _table1_operator(cells: pd.DataFrame,
     return per_r, pd.DataFrame(_seed_stats(per_seed))
 
 
-# Table 2's achievable excess of each class (SPEC E2; entropic_bound.measures.achievable): B0 reaches
-# Eckart-Young at r*, B1c is bounded by its least squares with V = V*, and a block's residual +
-# FFN by the per-token linear predictor. B1/B2 have no cheap bound.
+# Table 2's achievable excess of each class (SPEC E2; entropic_bound.measures.achievable): B0
+# reaches Eckart-Young at r*, B1c is bounded by its least squares with V = V*, and a block's
+# residual + FFN by the per-token linear predictor. B1/B2 have no cheap bound.
 CLASS_BOUND = {"B0": "bound_eckart_young", "B1c": "bound_b1c_fixed_v",
                **{c: "bound_per_token_linear" for c in
                   ("B3", "B3_postln", "B3_rscale", "B3_postln_rscale")}}
