@@ -1,19 +1,34 @@
-"""Shared fixtures: a throw-away copy of the workflow that Snakemake runs for real."""
+"""Shared fixtures and helpers: a throw-away copy of the workflow that Snakemake runs for real.
+
+Tests are tiered by folder: ``unit/`` (the library on constructed inputs, a few minutes), then
+``workflow/`` (Snakemake on the quick DAG), ``browser/`` (the report in headless Chromium) and
+``cluster/`` (SLURM's real daemons on loopback). Every test outside ``unit/`` is marked
+``slow``, so ``-m "not slow"`` runs the fast tier alone.
+"""
 
 from __future__ import annotations
 
 import re
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
                   "report/templates", "requirements.lock"]
 QUICK = ["--workflow-profile", "quick"]
+FAST_TIER = Path(__file__).resolve().parent / "unit"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if FAST_TIER not in item.path.parents:
+            item.add_marker(pytest.mark.slow)
 
 
 def schema_defaults(*section: str) -> dict:
@@ -62,3 +77,15 @@ def quick_run(tmp_path_factory) -> Path:
     work = copy_workflow(tmp_path_factory.mktemp("quick"))
     snakemake(work, *QUICK)
     return work
+
+
+def flip_value_byte(path, column: str = "excess") -> float:
+    """Flip one bit inside the stored bytes of the column's first value, as a disk fault would;
+    return what plain pyarrow (no verification) now reads there."""
+    value = pq.read_table(path).column(column)[0].as_py()
+    raw = bytearray(path.read_bytes())
+    at = raw.find(struct.pack("<d", value))
+    assert at > 0, "value bytes not found verbatim"
+    raw[at + 6] ^= 0x08  # an exponent bit: the number halves or doubles
+    path.write_bytes(bytes(raw))
+    return pq.read_table(path).column(column)[0].as_py()

@@ -26,8 +26,6 @@ from slurm_cluster import ClusterUnavailable, cluster, submitted_jobs
 
 from entropic_bound.measures.estimators import TIMING_COLUMNS
 
-pytestmark = pytest.mark.slow
-
 # The plugin's settings that a loopback cluster needs: no account, job states from squeue
 # (there is no accounting database), and short polling so the test does not idle.
 SLURM = ["--workflow-profile", "slurm", "--configfile", "profiles/quick/quick.yaml",

@@ -9,8 +9,6 @@ import pandas as pd
 import pytest
 from conftest import QUICK, planned_jobs, snakemake
 
-pytestmark = pytest.mark.slow
-
 
 def test_quick_dag_builds_tables_and_report(quick_run):
     t3 = pd.read_parquet(quick_run / "results/tables/table3.parquet")

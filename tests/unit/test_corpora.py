@@ -23,7 +23,7 @@ from entropic_bound.data.corpora import (
     fetch_corpus,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = "To be, or not to be, that is the question.\n" * 50
 
 

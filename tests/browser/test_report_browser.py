@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SECTIONS = ["claims", "checks", "table1", "table2", "table3", "table4", "table5", "table6",
             "settings", "protocol"]

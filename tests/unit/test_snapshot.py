@@ -23,7 +23,7 @@ from entropic_bound.reporting.snapshot import (
     write_snapshot,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG, SCHEMA = "config.yaml", "workflow/schemas/config.schema.yaml"
 BENCH_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
