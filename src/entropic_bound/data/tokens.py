@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from entropic_bound.plumbing.atomic import (
-    CorruptCacheError,
     open_npz,
+    read_verified_text,
     sha256_bytes,
     write_json,
     write_npz,
@@ -34,18 +34,6 @@ def encode(text: str, vocab: list[str]) -> np.ndarray:
 
 def decode(ids: np.ndarray, vocab: list[str]) -> str:
     return "".join(vocab[i] for i in ids.tolist())
-
-
-def read_verified_text(text_path: str, provenance_path: str) -> str:
-    """The fetched corpus text, after checking its sha256 against the one its provenance
-    recorded at fetch time (a changed byte raises CorruptCacheError naming the file)."""
-    data = Path(text_path).read_bytes()
-    expected = json.loads(Path(provenance_path).read_text())["text_sha256"]
-    actual = sha256_bytes(data)
-    if actual != expected:
-        raise CorruptCacheError(text_path, f"sha256 {actual} differs from {expected} recorded in "
-                                           f"{provenance_path}")
-    return data.decode("utf-8")
 
 
 def tokenize_corpus(text_path: str, provenance_path: str, tokens_out: str, meta_out: str, *,

@@ -157,3 +157,15 @@ def open_npz(path: str | os.PathLike[str]) -> Iterator[np.lib.npyio.NpzFile]:
             yield z
     except NPZ_ERRORS as err:
         raise CorruptCacheError(path, f"{type(err).__name__}: {err}") from err
+
+
+def read_verified_text(text_path: str, provenance_path: str) -> str:
+    """The fetched corpus text, after checking its sha256 against the one its provenance
+    recorded at fetch time (a changed byte raises CorruptCacheError naming the file)."""
+    data = Path(text_path).read_bytes()
+    expected = json.loads(Path(provenance_path).read_text())["text_sha256"]
+    actual = sha256_bytes(data)
+    if actual != expected:
+        raise CorruptCacheError(text_path, f"sha256 {actual} differs from {expected} recorded in "
+                                           f"{provenance_path}")
+    return data.decode("utf-8")

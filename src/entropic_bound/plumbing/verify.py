@@ -14,8 +14,12 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
-from entropic_bound.data.tokens import read_verified_text
-from entropic_bound.plumbing.atomic import CorruptCacheError, open_npz, read_parquet
+from entropic_bound.plumbing.atomic import (
+    CorruptCacheError,
+    open_npz,
+    read_parquet,
+    read_verified_text,
+)
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,75 @@
+"""The front door and the docs: README within its length, every relative link resolving, every
+docs page reachable from README, and the configuration reference as the schema generates it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from entropic_bound.plumbing.config_reference import reference_markdown, rows
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def relative_links(page: Path) -> list[str]:
+    """Targets of the Markdown links of ``page`` that point into the repository (code spans
+    and fenced blocks left out)."""
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return [t for t in LINK.findall(text) if not re.match(r"[a-z]+:", t)]
+
+
+def test_the_readme_is_a_front_door():
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 150
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_relative_link_resolves(page):
+    for target in relative_links(page):
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        assert dest.exists(), f"{page.name}: {target} does not exist"
+        if anchor and dest.suffix == ".md":
+            headings = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-")
+                        for h in re.findall(r"^#+ (.+)$", dest.read_text(), re.M)}
+            assert anchor in headings, f"{page.name}: no heading #{anchor} in {path}"
+
+
+def test_the_link_check_fails_on_a_dangling_link(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("see [there](missing.md) and `[not a link](x)` and [web](https://x.org)\n")
+    assert relative_links(page) == ["missing.md"]
+    assert not (tmp_path / "missing.md").exists()
+
+
+def test_every_docs_page_is_reachable_from_the_readme():
+    linked = {(ROOT / t.partition("#")[0]).resolve() for t in relative_links(ROOT / "README.md")}
+    assert set(PAGES[1:]) <= linked
+
+
+def test_the_configuration_reference_is_what_the_schema_generates():
+    """Stale when a key, default or description changed in the schema (regenerate with
+    python -m entropic_bound.plumbing.config_reference > docs/configuration.md)."""
+    assert (ROOT / "docs/configuration.md").read_text() == reference_markdown(
+        ROOT / "workflow/schemas/config.schema.yaml", ROOT / "config.yaml")
+
+
+def test_every_config_key_says_what_it_means():
+    import yaml
+
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    undocumented = [key for key, *_, description in rows(schema, {}) if not description]
+    assert undocumented == []
+
+
+def test_the_reference_gives_kind_default_and_paper_value():
+    schema = {"properties": {"a": {"type": "object", "properties": {
+        "k": {"type": "integer", "minimum": 1, "default": 3, "description": "a count"},
+        "e": {"type": "string", "enum": ["x", "y"], "description": "a choice"}}}}}
+    assert list(rows(schema, {"a": {"k": 5}})) == [
+        ("a.k", "integer >= 1", "3", "5", "a count"),
+        ("a.e", "one of x, y", "", "", "a choice")]
