@@ -16,6 +16,7 @@ from entropic_bound.plumbing.atomic import (
     write_parquet,
 )
 
+
 def test_a_flipped_parquet_value_is_an_error_not_a_new_number(tmp_path):
     path = tmp_path / "s0.metrics.parquet"
     values = np.random.default_rng(0).uniform(0.1, 1.0, 40)
