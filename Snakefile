@@ -18,14 +18,29 @@ include: "workflow/rules/corpora.smk"
 include: "workflow/rules/report.smk"
 
 
+onsuccess:
+    # Exit now, not one scheduler timespan (60 s) later: entropic_bound.plumbing.timers.
+    from entropic_bound.plumbing.timers import cancel_pending_timers
+
+    cancel_pending_timers()
+
+
 onerror:
     # A failed run must not leave the previous report posing as the current one.
+    from entropic_bound.plumbing.timers import cancel_pending_timers
     from entropic_bound.reporting.report import mark_stale
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
+    cancel_pending_timers()
 
 
+# Every table and the claims are targets themselves, not only inputs of the report: Snakemake
+# does not rebuild a missing intermediate whose consumers are up to date, so a table lost to a
+# killed forced rerun would otherwise stay lost while the report looked current.
 rule all:
     default_target: True
     input:
+        TABLES,
+        GRID_CELL_TABLES,
+        rules.evaluate_claims.output,
         rules.render_report.output,

@@ -79,6 +79,15 @@ def quick_run(tmp_path_factory) -> Path:
     return work
 
 
+@pytest.fixture()
+def run_copy(quick_run, tmp_path):
+    """A copy of the finished quick run with Snakemake's metadata (mtimes kept; the download
+    cache, which no job of these tests reads, left out)."""
+    dest = tmp_path / "copy"
+    shutil.copytree(quick_run, dest, symlinks=True, ignore=shutil.ignore_patterns("downloads"))
+    return dest
+
+
 def flip_value_byte(path, column: str = "excess") -> float:
     """Flip one bit inside the stored bytes of the column's first value, as a disk fault would;
     return what plain pyarrow (no verification) now reads there."""

@@ -29,18 +29,27 @@ def cmd_make_data(a: argparse.Namespace) -> None:
     write_dataset(TeacherSpec(**a.params), a.out)
 
 
+def _dataset(a: argparse.Namespace) -> str:
+    """``--data``, once checked to hold the dataset ``--spec`` names."""
+    from entropic_bound.data.datasets import check_dataset
+
+    check_dataset(a.data, a.spec)
+    return a.data
+
+
 def cmd_train_grid(a: argparse.Namespace) -> None:
     from entropic_bound.training.grid import GridTraining, train_dataset
 
     params = dict(a.params)
     device = params.pop("device")
-    train_dataset(a.data, a.weights, a.metrics, GridTraining(**params), device=_device(device))
+    train_dataset(_dataset(a), a.weights, a.metrics, GridTraining(**params),
+                  device=_device(device))
 
 
 def cmd_measure_grid(a: argparse.Namespace) -> None:
     from entropic_bound.measures.grid import measure_dataset
 
-    measure_dataset(a.data, a.weights, a.metrics, a.out, tol=a.params["tol"])
+    measure_dataset(_dataset(a), a.weights, a.metrics, a.out, tol=a.params["tol"])
 
 
 def cmd_aggregate_grid(a: argparse.Namespace) -> None:
@@ -61,20 +70,20 @@ def cmd_train_fixed(a: argparse.Namespace) -> None:
     for key in ("classes", "variants"):
         if key in params:
             params[key] = tuple(params[key])
-    train_fixed(params.pop("experiment"), a.data, a.weights, a.metrics, FixedTraining(**params),
-                device=device)
+    train_fixed(params.pop("experiment"), _dataset(a), a.weights, a.metrics,
+                FixedTraining(**params), device=device)
 
 
 def cmd_measure_fixed(a: argparse.Namespace) -> None:
     from entropic_bound.measures.fixed import measure_fixed
 
-    measure_fixed(a.data, a.weights, a.metrics, a.out, tol=a.params["tol"])
+    measure_fixed(_dataset(a), a.weights, a.metrics, a.out, tol=a.params["tol"])
 
 
 def cmd_estimate_fixed(a: argparse.Namespace) -> None:
     from entropic_bound.measures.estimators import estimate_fixed
 
-    estimate_fixed(a.data, a.out, tol=a.params["tol"])
+    estimate_fixed(_dataset(a), a.out, tol=a.params["tol"])
 
 
 def cmd_aggregate_table1(a: argparse.Namespace) -> None:
@@ -99,7 +108,7 @@ def cmd_aggregate_table2(a: argparse.Namespace) -> None:
 def cmd_estimate_e4(a: argparse.Namespace) -> None:
     from entropic_bound.measures.estimators import predictability
 
-    predictability(a.data, a.out, **a.params)
+    predictability(_dataset(a), a.out, **a.params)
 
 
 def cmd_aggregate_table4(a: argparse.Namespace) -> None:
@@ -116,7 +125,7 @@ def cmd_fetch_corpus(a: argparse.Namespace) -> None:
 
     p = a.params
     fetch_corpus(p["corpus"], p["sources"], a.text, a.provenance, cache=p["cache"],
-                 lock=p["lock"])
+                 lock=p["lock"], max_replaced_fraction=p["max_replaced_fraction"])
 
 
 def cmd_tokenize_corpus(a: argparse.Namespace) -> None:
@@ -201,18 +210,21 @@ def cmd_snapshot(a: argparse.Namespace) -> None:
 
 
 def cmd_check_snapshot(a: argparse.Namespace) -> None:
-    from entropic_bound.reporting.snapshot import stale_reasons
+    from entropic_bound.reporting.snapshot import added_keys, stale_reasons
 
     reasons = stale_reasons(a.stamp, require_current_config=not a.any_config)
     for reason in reasons:
         print(f"{a.stamp}: stale: {reason}")
     if reasons:
         sys.exit(1)
-    print(f"{a.stamp}: describes this checkout")
+    new = added_keys(a.stamp)
+    print(f"{a.stamp}: describes this checkout"
+          + (f" (its settings; keys added since, at their defaults: {', '.join(new)})"
+             if new else ""))
 
 
 def cmd_verify(a: argparse.Namespace) -> None:
-    from entropic_bound.plumbing.verify import verify
+    from entropic_bound.verify import verify
 
     found = verify(a.root, remove=a.remove)
     if found and not a.remove:
@@ -231,9 +243,9 @@ def _json(text: str) -> dict:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as err:
-        raise argparse.ArgumentTypeError(f"--params is not valid JSON: {err}") from err
+        raise argparse.ArgumentTypeError(f"not valid JSON: {err}") from err
     if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError("--params must be a JSON object")
+        raise argparse.ArgumentTypeError("must be a JSON object")
     return value
 
 
@@ -251,21 +263,26 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     req = {"required": True}
+    # Every command that reads a dataset checks that the file holds the dataset it is read as.
+    spec = ("--spec", {"type": _json, "required": True,
+                       "help": "the dataset's spec (make-data's --params) as JSON"})
     add("make-data", cmd_make_data, ("--out", req))
-    add("train-grid", cmd_train_grid, ("--data", req), ("--weights", req), ("--metrics", req))
-    add("measure-grid", cmd_measure_grid, ("--data", req), ("--weights", req),
+    add("train-grid", cmd_train_grid, spec, ("--data", req), ("--weights", req),
+        ("--metrics", req))
+    add("measure-grid", cmd_measure_grid, spec, ("--data", req), ("--weights", req),
         ("--metrics", req), ("--out", req))
     add("aggregate-grid", cmd_aggregate_grid, ("--inputs", {"nargs": "+", **req}),
         ("--cells", req), ("--sweep", req), ("--summary", req))
-    add("train-fixed", cmd_train_fixed, ("--data", req), ("--weights", req), ("--metrics", req))
-    add("measure-fixed", cmd_measure_fixed, ("--data", req), ("--weights", req),
+    add("train-fixed", cmd_train_fixed, spec, ("--data", req), ("--weights", req),
+        ("--metrics", req))
+    add("measure-fixed", cmd_measure_fixed, spec, ("--data", req), ("--weights", req),
         ("--metrics", req), ("--out", req))
-    add("estimate-fixed", cmd_estimate_fixed, ("--data", req), ("--out", req))
+    add("estimate-fixed", cmd_estimate_fixed, spec, ("--data", req), ("--out", req))
     add("aggregate-table1", cmd_aggregate_table1, ("--inputs", {"nargs": "+", **req}),
         ("--estimates", {"nargs": "+", **req}), ("--sweep", req), ("--summary", req))
     add("aggregate-table2", cmd_aggregate_table2, ("--inputs", {"nargs": "+", **req}),
         ("--summary", req))
-    add("estimate-e4", cmd_estimate_e4, ("--data", req), ("--out", req))
+    add("estimate-e4", cmd_estimate_e4, spec, ("--data", req), ("--out", req))
     add("aggregate-table4", cmd_aggregate_table4, ("--inputs", {"nargs": "+", **req}),
         ("--summary", req), ("--scores", req))
     add("fetch-corpus", cmd_fetch_corpus, ("--text", req), ("--provenance", req))
@@ -301,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from entropic_bound.plumbing.atomic import CorruptCacheError
+    from entropic_bound.plumbing.atomic import CorruptCacheError, DiskFull
 
     args = build_parser().parse_args(argv)
     _setup(args.threads)
@@ -310,6 +327,9 @@ def main(argv: list[str] | None = None) -> None:
     except CorruptCacheError as err:  # one clear line: which file, and the command that fixes it
         logging.getLogger("entropic_bound").error("%s", err)
         sys.exit(3)
+    except DiskFull as err:  # one line naming the output, not a chain of tracebacks
+        logging.getLogger("entropic_bound").error("%s", err.strerror)
+        sys.exit(4)
 
 
 if __name__ == "__main__":

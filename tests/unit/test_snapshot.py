@@ -13,6 +13,7 @@ from entropic_bound.plumbing.atomic import write_parquet
 from entropic_bound.plumbing.settings import effective_config
 from entropic_bound.reporting.costs import LOG_STAMP
 from entropic_bound.reporting.snapshot import (
+    added_keys,
     block_begin,
     block_end,
     config_hash,
@@ -105,6 +106,18 @@ def test_a_stale_snapshot_is_flagged(run):
     config.write_text(config.read_text().replace("sigma: 0.05", "sigma: 0.1", 1))
     assert any("config hash" in r for r in stale_reasons(stamp_path, run))
     assert stale_reasons(stamp_path, run, require_current_config=False) == []
+    # A key the schema gained since, at its default, leaves the run's settings as they were...
+    config.write_text(config.read_text().replace("sigma: 0.1", "sigma: 0.05", 1))
+    schema = run / SCHEMA
+    text = schema.read_text()
+    schema.write_text(text.replace("  device:\n", "  new_key: {type: integer, default: 7}\n"
+                                                  "  device:\n", 1))
+    assert "new_key" in schema.read_text() and stale_reasons(stamp_path, run) == []
+    assert added_keys(stamp_path, run) == ["new_key"]
+    # ... but a changed default of an existing key is a changed setting.
+    schema.write_text(text.replace("default: 1500,", "default: 1400,", 1))  # e3 sweep_steps
+    assert text != schema.read_text() and added_keys(stamp_path, run) is None
+    assert any("config hash" in r for r in stale_reasons(stamp_path, run))
     # A commit that is not in the history.
     stamp = json.loads(stamp_path.read_text())
     stamp_path.write_text(json.dumps({**stamp, "commit": "0" * 40}))

@@ -4,7 +4,6 @@ Snakemake runs on copies of the quick run (the shared run stays untouched)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -12,15 +11,6 @@ import pytest
 from conftest import QUICK, flip_value_byte, planned_jobs, snakemake
 
 QUICK_YAML = "profiles/quick/quick.yaml"
-
-
-@pytest.fixture()
-def run_copy(quick_run, tmp_path):
-    """A copy of the finished quick run with Snakemake's metadata (mtimes kept; the download
-    cache, which no job of these tests reads, left out)."""
-    dest = tmp_path / "copy"
-    shutil.copytree(quick_run, dest, symlinks=True, ignore=shutil.ignore_patterns("downloads"))
-    return dest
 
 
 def test_diverged_training_fails_and_marks_the_old_report_stale(run_copy):

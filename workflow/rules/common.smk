@@ -3,7 +3,12 @@ import json
 from snakemake.utils import validate
 
 from entropic_bound.plumbing.code_inputs import command_sources
-from entropic_bound.plumbing.settings import check_profile_overlay, fixed_operators, typed_overrides
+from entropic_bound.plumbing.settings import (
+    check_meaningful,
+    check_profile_overlay,
+    fixed_operators,
+    typed_overrides,
+)
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -27,20 +32,15 @@ def dataset_grid(exp):
     return E4_SETTINGS[exp] if exp in E4_SETTINGS else config[exp]
 
 
-for _exp in [*GRID_TABLES.values(), *E4_SETTINGS]:
-    _key = _exp if _exp in config else f"e4.settings.{_exp[3:]}"
-    for _rs in dataset_grid(_exp)["r_stars"]:
-        if _rs > dataset_grid(_exp)["d"]:
-            raise ValueError(
-                f"config {_key}.r_stars: r*={_rs} exceeds {_key}.d="
-                f"{dataset_grid(_exp)['d']} (K* is d x d)"
-            )
-for _exp in FIXED_EXPERIMENTS:
-    if not 1 <= config[_exp]["r_star"] <= config[_exp]["T"]:
-        raise ValueError(
-            f"config {_exp}.r_star={config[_exp]['r_star']} must lie in "
-            f"[1, {_exp}.T={config[_exp]['T']}] (A* is T x T)"
-        )
+# Settings the schema accepts but that make an experiment meaningless fail here, naming the key.
+check_meaningful(
+    config,
+    {
+        (exp if exp in config else f"e4.settings.{exp[3:]}"): dataset_grid(exp)
+        for exp in [*GRID_TABLES.values(), *E4_SETTINGS]
+    },
+    FIXED_EXPERIMENTS,
+)
 
 
 wildcard_constraints:
@@ -58,15 +58,44 @@ wildcard_constraints:
 
 def lib(command):
     """Library sources that `entropic-bound <command>` executes (its import closure, derived
-    from the code by entropic_bound.plumbing.code_inputs), for a rule's input list. Snakemake does not
-    track imported modules, so listing them makes an edit rerun exactly the rules that
-    execute it."""
+    from the code by entropic_bound.plumbing.code_inputs), for a rule's input list. Snakemake
+    does not track imported modules, so listing them makes an edit rerun exactly the rules
+    that execute it."""
     return command_sources(command)
 
 
 def as_json(obj):
     """A params value compared by repr (stable key order) and passed to the CLI as JSON."""
     return json.dumps(obj, sort_keys=True)
+
+
+def grid_spec(wc):
+    """The spec of a grid dataset: make_grid_data writes it into the file, and every job that
+    reads the file checks that it holds this one (a copied file fails naming it)."""
+    return as_json(
+        {
+            "kind": wc.teacher,
+            "spectrum": wc.spectrum,
+            "r_star": int(wc.r_star),
+            "seed": int(wc.seed),
+            **{k: dataset_grid(wc.exp)[k] for k in ("T", "d", "n", "sigma")},
+        }
+    )
+
+
+def fixed_spec(wc, exp=None):
+    """The spec of a fixed-operator dataset of experiment `exp` (default: the fexp wildcard),
+    as grid_spec."""
+    exp = exp or wc.fexp
+    return as_json(
+        {
+            "kind": "fixed_operator",
+            "spectrum": "sharp",
+            "seed": int(wc.seed),
+            "operator": wc.operator,
+            **{k: config[exp][k] for k in ("T", "d", "r_star", "n", "sigma")},
+        }
+    )
 
 
 def grid_datasets(exp, pattern, seeds=None):

@@ -22,6 +22,7 @@ rule fetch_corpus:
                 "sources": config["e6"]["corpora"][wc.corpus],
                 "cache": config["e6"]["download_cache"],
                 "lock": config["e6"]["lock_file"],
+                "max_replaced_fraction": config["e6"]["max_replaced_fraction"],
             }
         ),
     shell:

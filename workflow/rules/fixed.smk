@@ -16,15 +16,7 @@ rule make_fixed_data:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        spec=lambda wc: as_json(
-            {
-                "kind": "fixed_operator",
-                "spectrum": "sharp",
-                "seed": int(wc.seed),
-                "operator": wc.operator,
-                **{k: config[wc.fexp][k] for k in ("T", "d", "r_star", "n", "sigma")},
-            }
-        ),
+        spec=fixed_spec,
     shell:
         "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
 
@@ -46,6 +38,7 @@ rule train_fixed_cells:
     resources:
         gpu=1 if config["device"] == "cuda" else 0,
     params:
+        spec=fixed_spec,
         train=lambda wc: as_json(
             {
                 **config[wc.fexp]["train"],
@@ -55,7 +48,8 @@ rule train_fixed_cells:
             }
         ),
     shell:
-        "entropic-bound train-fixed --threads {threads} --params {params.train:q}"
+        "entropic-bound train-fixed --spec {params.spec:q}"
+        " --threads {threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
         " > {log} 2>&1"
 
@@ -76,9 +70,11 @@ rule measure_fixed_cells:
         "../../envs/entropic-bound.yaml"
     threads: 1
     params:
+        spec=fixed_spec,
         measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
-        "entropic-bound measure-fixed --threads 1 --params {params.measure:q}"
+        "entropic-bound measure-fixed --spec {params.spec:q}"
+        " --threads 1 --params {params.measure:q}"
         " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
         " --out {output} > {log} 2>&1"
 
@@ -96,9 +92,11 @@ rule estimate_e1_data:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        spec=lambda wc: fixed_spec(wc, "e1"),
         measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
-        "entropic-bound estimate-fixed --params {params.measure:q} --data {input.data}"
+        "entropic-bound estimate-fixed --spec {params.spec:q}"
+        " --params {params.measure:q} --data {input.data}"
         " --out {output} > {log} 2>&1"
 
 

@@ -15,15 +15,7 @@ rule make_grid_data:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        spec=lambda wc: as_json(
-            {
-                "kind": wc.teacher,
-                "spectrum": wc.spectrum,
-                "r_star": int(wc.r_star),
-                "seed": int(wc.seed),
-                **{k: dataset_grid(wc.exp)[k] for k in ("T", "d", "n", "sigma")},
-            }
-        ),
+        spec=grid_spec,
     shell:
         "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
 
@@ -45,9 +37,11 @@ rule train_grid_cells:
     resources:
         gpu=1 if config["device"] == "cuda" else 0,
     params:
+        spec=grid_spec,
         train=lambda wc: as_json({**config[wc.exp]["train"], "device": config["device"]}),
     shell:
-        "entropic-bound train-grid --threads {threads} --params {params.train:q}"
+        "entropic-bound train-grid --spec {params.spec:q}"
+        " --threads {threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
         " > {log} 2>&1"
 
@@ -67,9 +61,11 @@ rule measure_grid_cells:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        spec=grid_spec,
         measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
-        "entropic-bound measure-grid --params {params.measure:q} --data {input.data}"
+        "entropic-bound measure-grid --spec {params.spec:q}"
+        " --params {params.measure:q} --data {input.data}"
         " --weights {input.weights} --metrics {input.metrics} --out {output} > {log} 2>&1"
 
 

@@ -15,6 +15,7 @@ rule estimate_e4_data:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        spec=grid_spec,
         e4=lambda wc: as_json(
             {
                 "setting": wc.exp,
@@ -28,7 +29,8 @@ rule estimate_e4_data:
             }
         ),
     shell:
-        "entropic-bound estimate-e4 --params {params.e4:q} --data {input.data} --out {output}"
+        "entropic-bound estimate-e4 --spec {params.spec:q}"
+        " --params {params.e4:q} --data {input.data} --out {output}"
         " > {log} 2>&1"
 
 

@@ -11,6 +11,9 @@ TABLES = [
     ),
 ]
 
+# The per-cell tables of the grids (inputs of nothing downstream; targets of `all`).
+GRID_CELL_TABLES = expand("results/tables/{table}_cells.parquet", table=sorted(GRID_TABLES))
+
 # Paper tables with a figure; each has its caption in workflow/report/figure_<table>.rst.
 FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6"]
 

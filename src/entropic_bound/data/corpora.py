@@ -119,14 +119,28 @@ def _relative(name: str) -> str:
     return name.split("/", 1)[1] if "/" in name else name
 
 
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+def _decode(data: bytes) -> tuple[str, dict[str, int]]:
+    """UTF-8 text of ``data`` and what decoding changed: ``replaced``, invalid byte sequences
+    turned into U+FFFD (one that was in the bytes already is no replacement); ``nul_dropped``,
+    NUL characters removed (a UTF-16 file read as UTF-8 is half NULs); ``crlf``, CRLF line ends
+    made LF."""
+    text = data.decode("utf-8", errors="replace")
+    counts = {"replaced": text.count("\ufffd") - data.count("\ufffd".encode()),
+              "nul_dropped": text.count("\x00"), "crlf": text.count("\r\n")}
+    return text.replace("\x00", "").replace("\r\n", "\n"), counts
 
 
-def _join(members: dict[str, bytes], what: str) -> tuple[str, int]:
+def _join(members: dict[str, bytes], what: str) -> tuple[str, dict]:
+    """The members' texts in path order joined by newlines, with ``members`` (their count) and
+    ``decoding`` (the :func:`_decode` counts summed) for the provenance."""
     if not members:
         raise SourceUnavailable(f"{what}: no member matched")
-    return "\n".join(_decode(members[k]) for k in sorted(members)), len(members)
+    texts, decoding = [], {"replaced": 0, "nul_dropped": 0, "crlf": 0}
+    for key in sorted(members):
+        text, counts = _decode(members[key])
+        texts.append(text)
+        decoding = {k: decoding[k] + counts[k] for k in decoding}
+    return "\n".join(texts), {"members": len(members), "decoding": decoding}
 
 
 # ---------------------------------------------------------------- archive readers
@@ -296,9 +310,9 @@ def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
         else:
             with open(archive, "rb") as fh:
                 members = tar_members(fh, src["members"], mode="r:gz")
-    text, count = _join(members, req)
+    text, joined = _join(members, req)
     return text, {"archive": archive.name, "archive_sha256": digest,
-                  "archive_bytes": archive.stat().st_size, "members": count, "version": req}
+                  "archive_bytes": archive.stat().st_size, **joined, "version": req}
 
 
 def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
@@ -319,15 +333,15 @@ def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
             objects = read_lazyload(found[base + ".rdx"], found[base + ".rdb"])
             texts = {name: "\n".join(line or "" for line in lines).encode()
                      for name, lines in objects.items() if isinstance(lines, list)}
-            text, count = _join(texts, pkg)
+            text, joined = _join(texts, pkg)
         else:
-            text, count = _join(deb_members(archive, src["members"], src.get("inner")), pkg)
+            text, joined = _join(deb_members(archive, src["members"], src.get("inner")), pkg)
     return text, {"archive": archive.name, "archive_sha256": digest,
-                  "archive_bytes": archive.stat().st_size, "members": count,
+                  "archive_bytes": archive.stat().st_size, **joined,
                   "version": f"{pkg} {version}"}
 
 
-def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, int]:
+def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, dict]:
     """Files under ``root`` matching ``patterns`` (paths relative to root), joined."""
     if not root.is_dir():
         raise SourceUnavailable(f"{what}: {root} does not exist")
@@ -338,14 +352,14 @@ def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, int]:
 
 def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     root = Path(sysconfig.get_paths()["stdlib"])
-    text, count = fetch_tree(root, src["members"], "stdlib")
-    return text, {"members": count, "version": f"Python {sys.version.split()[0]} stdlib",
+    text, joined = fetch_tree(root, src["members"], "stdlib")
+    return text, {**joined, "version": f"Python {sys.version.split()[0]} stdlib",
                   "root": str(root)}
 
 
 def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
-    text, count = fetch_tree(Path(src["root"]), src["members"], src["root"])
-    return text, {"members": count, "version": f"local files {src['root']}"}
+    text, joined = fetch_tree(Path(src["root"]), src["members"], src["root"])
+    return text, {**joined, "version": f"local files {src['root']}"}
 
 
 def read_lock(lock: Path) -> dict[str, str]:
@@ -391,8 +405,10 @@ def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tupl
     if not pinned:
         _record_lock(lock, url, digest)
         log.info("%s: no checksum pinned; recorded sha256 %s in %s", url, digest, lock)
-    return _decode(data), {"archive": url, "archive_sha256": digest, "archive_bytes": len(data),
-                           "members": 1, "version": "pinned" if pinned else "locked now"}
+    text, decoding = _decode(data)
+    return text, {"archive": url, "archive_sha256": digest, "archive_bytes": len(data),
+                  "members": 1, "decoding": decoding,
+                  "version": "pinned" if pinned else "locked now"}
 
 
 @dataclass(frozen=True)
@@ -422,12 +438,19 @@ def describe(src: dict) -> str:
     return f"{kind} {src.get(named_by, '') if named_by else ''}".strip()
 
 
+class BadEncoding(ValueError):
+    """More of a source's characters were replaced in decoding than the config allows."""
+
+
 def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: str,
-                 cache: str, lock: str) -> dict:
+                 cache: str, lock: str, max_replaced_fraction: float) -> dict:
     """Write the text of the first working source and its provenance; raise if none works.
 
     Provenance: corpus, the source used (type, description, version, archive and its sha256),
-    the text's bytes and sha256, and why each earlier source was skipped.
+    what decoding changed (invalid UTF-8 replaced, NULs dropped, CRLF made LF), the text's
+    bytes and sha256, and why each earlier source was skipped. A source whose replaced and
+    dropped characters exceed ``max_replaced_fraction`` of its text raises
+    :class:`BadEncoding` (not a fall-through: the source answered, with the wrong bytes).
     """
     cache_dir, lock_path = Path(cache), Path(lock)
     attempts, errors = [], []
@@ -444,6 +467,18 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
             attempts.append({"source": describe(src), "error": str(err)})
             errors.append(err)
             continue
+        decoding = info.get("decoding", {})
+        changed = decoding.get("replaced", 0) + decoding.get("nul_dropped", 0)
+        if changed > max_replaced_fraction * max(len(text), 1):
+            raise BadEncoding(
+                f"corpus {name!r}, source {i} ({describe(src)}): {decoding['replaced']} invalid "
+                f"UTF-8 sequences replaced and {decoding['nul_dropped']} NUL characters dropped "
+                f"in {len(text):,} characters, over e6.max_replaced_fraction = "
+                f"{max_replaced_fraction:g}; is it UTF-8 text (UTF-16 reads as half NULs)?")
+        if changed or decoding.get("crlf"):
+            log.warning("%s: decoding replaced %d invalid UTF-8 sequences, dropped %d NULs, "
+                        "made %d CRLF line ends LF (recorded in the provenance)", name,
+                        decoding["replaced"], decoding["nul_dropped"], decoding["crlf"])
         data = text.encode("utf-8")
         provenance = {"corpus": name, "source_index": i, "type": kind, "source": describe(src),
                       **info, "text_bytes": len(data), "text_sha256": sha256_bytes(data),
@@ -467,5 +502,8 @@ def read_provenance(paths: list[str]) -> pandas.DataFrame:  # noqa: F821 - impor
         rows.append({k: prov.get(k) for k in ("corpus", "source", "version", "archive",
                                               "archive_sha256", "archive_bytes", "text_bytes",
                                               "text_sha256")} |
-                    {"skipped": "; ".join(s["source"] for s in prov.get("skipped", []))})
+                    {"skipped": "; ".join(s["source"] for s in prov.get("skipped", [])),
+                     # what decoding changed (invalid UTF-8 replaced, NULs dropped, CRLF made LF)
+                     "decoding": ", ".join(f"{k} {v}" for k, v in prov.get("decoding", {}).items()
+                                           if v) or "none"})
     return pd.DataFrame(rows)

@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from entropic_bound.data.teachers import TeacherSpec, generate
-from entropic_bound.plumbing.atomic import open_npz, write_npz
+from entropic_bound.plumbing.atomic import CorruptCacheError, open_npz, write_npz
 
 
 def write_dataset(spec: TeacherSpec, path: str | os.PathLike[str]) -> None:
@@ -29,6 +29,31 @@ def write_dataset(spec: TeacherSpec, path: str | os.PathLike[str]) -> None:
 def load_spec(path: str | os.PathLike[str]) -> TeacherSpec:
     with open_npz(path) as z:
         return TeacherSpec(**json.loads(str(z["spec"])))
+
+
+class DatasetMismatch(CorruptCacheError):
+    """A valid dataset file that holds another dataset than the one a job reads it as (copied
+    or substituted): its stored spec differs from the job's."""
+
+    def __init__(self, path: str | os.PathLike[str], stored: dict, expected: dict):
+        diff = ", ".join(f"{k}={stored.get(k)!r} (expected {expected.get(k)!r})"
+                         for k in sorted(set(stored) | set(expected))
+                         if stored.get(k) != expected.get(k))
+        RuntimeError.__init__(self, f"{path} holds another dataset: {diff}; it was replaced or "
+                                    f"copied from another dataset. Rebuild it: add --forcerun "
+                                    f"{path} to your snakemake command")
+        self.path = str(path)
+
+
+def check_dataset(path: str | os.PathLike[str], expected: dict) -> TeacherSpec:
+    """The spec stored in the dataset file, checked against ``expected`` (the
+    :class:`TeacherSpec` fields of the dataset the job reads it as, defaults filled in);
+    raises :class:`DatasetMismatch` naming the file and every field that differs."""
+    stored = load_spec(path)
+    want = TeacherSpec(**expected)
+    if stored != want:
+        raise DatasetMismatch(path, stored.to_dict(), want.to_dict())
+    return stored
 
 
 def load_arrays(path: str | os.PathLike[str], *names: str) -> dict[str, np.ndarray]:

@@ -25,8 +25,15 @@ def vocabulary(text: str) -> list[str]:
     return sorted(set(text))
 
 
+MAX_VOCAB = 2**16  # token ids are uint16; E6's data side builds vocabulary x vocabulary operators
+
+
 def encode(text: str, vocab: list[str]) -> np.ndarray:
     """Token ids (uint8 for vocabularies up to 256 characters, else uint16)."""
+    if len(vocab) > MAX_VOCAB:
+        raise ValueError(f"{len(vocab):,} distinct characters: a char-level vocabulary holds at "
+                         f"most {MAX_VOCAB:,} (uint16 ids; the data side's operators are "
+                         f"vocabulary x vocabulary). Is the corpus text in one alphabet?")
     dtype = np.uint8 if len(vocab) <= 256 else np.uint16
     lookup = {c: i for i, c in enumerate(vocab)}
     return np.fromiter((lookup[c] for c in text), dtype=dtype, count=len(text))
@@ -45,7 +52,10 @@ def tokenize_corpus(text_path: str, provenance_path: str, tokens_out: str, meta_
         raise ValueError(f"val_fraction must lie in (0, 1), got {val_fraction}")
     text = read_verified_text(text_path, provenance_path)[:max_chars]
     vocab = vocabulary(text)
-    ids = encode(text, vocab)
+    try:
+        ids = encode(text, vocab)
+    except ValueError as err:
+        raise ValueError(f"{text_path}: {err}") from None
     cut = int(round(len(ids) * (1.0 - val_fraction)))
     write_npz(tokens_out, train=ids[:cut], val=ids[cut:])
     meta = {"vocab": vocab, "vocab_size": len(vocab), "dtype": str(ids.dtype),

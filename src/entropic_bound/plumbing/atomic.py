@@ -12,6 +12,7 @@ rebuilds it, instead of a bare traceback (or, worse, a silently changed number).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -34,18 +35,46 @@ def _umask() -> int:
     return mask
 
 
+class DiskFull(OSError):
+    """The disk (or quota) filled while writing an output; the partial file was removed."""
+
+    def __init__(self, target: Path):
+        free = _free_bytes(target.parent)
+        super().__init__(errno.ENOSPC, f"{target}: no space left on the device while writing it "
+                                       f"({free / 2**20:.1f} MiB free in {target.parent}); "
+                                       f"nothing partial was kept and finished outputs are "
+                                       f"intact: free space and rerun the same command")
+
+
+def _free_bytes(folder: Path) -> int:
+    try:
+        return os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize
+    except OSError:
+        return 0
+
+
 @contextmanager
 def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path in the target's directory; rename it to ``target`` on success."""
+    """Yield a temporary path in the target's directory; rename it to ``target`` on success. A
+    full disk or quota is :class:`DiskFull`, one line naming the target (no chained traces)."""
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as err:
+        if err.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFull(target) from None
+        raise
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
         os.chmod(tmp_path, 0o666 & ~_umask())
         os.replace(tmp_path, target)
+    except OSError as err:
+        if err.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFull(target) from None
+        raise
     finally:
         tmp_path.unlink(missing_ok=True)
 

@@ -22,13 +22,14 @@ import os
 import platform
 import shutil
 import subprocess
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
 
 from entropic_bound.plumbing.atomic import read_parquet, write_text
-from entropic_bound.plumbing.settings import RUN_KEYS, effective_config
+from entropic_bound.plumbing.settings import RUN_KEYS, effective_config, flat_settings
 from entropic_bound.reporting.costs import (
     cost_summary,
     first_job_started,
@@ -165,13 +166,39 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
     return stamp
 
 
+def added_keys(stamp_path: str | Path, repo: str | Path = ".",
+               paper_config: str = "config.yaml",
+               schema: str = "workflow/schemas/config.schema.yaml") -> list[str] | None:
+    """Config keys the schema gained since the snapshot's commit, when that is the only
+    difference: the current config read with the schema of the snapshot's commit hashes to
+    the stamp's config hash, and read with today's schema it gives every one of those settings
+    the same value, so the run's settings are unchanged and the new keys did not exist for it.
+    None when a setting changed (or the old schema cannot be read)."""
+    stamp = json.loads(Path(stamp_path).read_text())
+    old = _git(repo, "show", f"{stamp.get('commit', '')}:{schema}")
+    if old.returncode:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        old_schema = Path(tmp) / "config.schema.yaml"
+        old_schema.write_text(old.stdout)
+        then = effective_config(str(Path(repo, paper_config)), str(old_schema))
+    if config_hash(then) != stamp.get("config_sha256"):
+        return None
+    now = flat_settings(effective_config(str(Path(repo, paper_config)), str(Path(repo, schema))))
+    then = flat_settings(then)
+    if any(now.get(key) != value for key, value in then.items()):
+        return None  # a default changed under an existing key: a changed setting
+    return sorted(set(now) - set(then))
+
+
 def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
                   paper_config: str = "config.yaml",
                   schema: str = "workflow/schemas/config.schema.yaml",
                   require_current_config: bool = True) -> list[str]:
     """Why the snapshot of ``stamp_path`` does not describe the checkout ``repo`` (empty: it
     does): its commit is unknown or not an ancestor of HEAD, it was built from uncommitted
-    code, or (when ``require_current_config``) its config hash is not the current config's."""
+    code, or (when ``require_current_config``) its config hash is not the current config's and
+    the difference is more than keys added to the schema since (:func:`added_keys`)."""
     stamp = json.loads(Path(stamp_path).read_text())
     commit = stamp.get("commit", "")
     reasons = []
@@ -183,7 +210,8 @@ def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
         reasons.append("built from a checkout with uncommitted changes")
     current = config_hash(effective_config(str(Path(repo, paper_config)),
                                            str(Path(repo, schema))))
-    if require_current_config and stamp.get("config_sha256") != current:
+    if (require_current_config and stamp.get("config_sha256") != current
+            and added_keys(stamp_path, repo, paper_config, schema) is None):
         reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
                        f"{paper_config}'s {current}: the settings changed since")
     return reasons

