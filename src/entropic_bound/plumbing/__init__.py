@@ -1,2 +1,3 @@
 """What keeps the workflow honest but holds no science: atomic writes and verified reads,
-``entropic-bound verify``, typed config overrides, and each rule's derived code inputs."""
+typed and checked config, each rule's derived code inputs, the configuration reference and a
+finished run's prompt exit."""
