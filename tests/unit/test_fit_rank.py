@@ -90,6 +90,7 @@ def estimates_frame():
                              "r_star": r_star, "seed": seed, "estimator": name,
                              "estimate": est, "numerical_rank": 1.0, "rank_tol1e-2": 1.0,
                              "gap_rank": 1.0, "v_sigma_min": 0.5, "gd_rank": 1.0,
+                             "kept_over_tol": 5.0, "dropped_over_tol": 0.2,
                              "reff_energy": 1.0, "teacher_reff_energy": float(r_star),
                              "seconds": 2.0 if name == "a" else 4.0,
                              "z_below": 20.0 + r_star if name == "b" else np.nan,

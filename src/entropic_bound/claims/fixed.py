@@ -92,6 +92,9 @@ def _t1_rank(estimator: str) -> Callable[[pd.DataFrame], Outcome]:
         gd_exact = _quantity(t1, gd, "min") == _quantity(t1, gd, "max") == target
         text = (f"relative tol: {_quantity(t1, rel, 'min'):.0f}-{_quantity(t1, rel, 'max'):.0f}; "
                 f"Gavish-Donoho: {_quantity(t1, gd, 'min'):.0f}-{_quantity(t1, gd, 'max'):.0f}")
+        dropped = _quantity(t1, f"dataonly_{estimator}_dropped_over_tol", "max")
+        if np.isfinite(dropped):  # how close the call was: near 1 it hangs on the tolerance
+            text += f"; first dropped / tol at most {dropped:.2f}"
         return text, REPRODUCED if rel_exact else (PARTLY if gd_exact else NOT_REPRODUCED)
     return evaluate
 

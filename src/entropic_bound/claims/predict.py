@@ -29,8 +29,9 @@ def _t4(teacher: str, estimator: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
 
 def _t4_linear_rank(t4: pd.DataFrame) -> Outcome:
     """Binding: seed-mean numerical rank at the relative tolerance = r*. The text adds the rank
-    at 1e-2, the largest-gap rank and sigma_min(V*) of each miss: the misses are ill-conditioned
-    V* draws (Y V*^-1 amplifies noise), not a failure of the kernel's low rank."""
+    at 1e-2, the largest-gap rank, how close the call was (the first dropped singular value
+    over the tolerance, at its worst over seeds: near 1 the rank hangs on the tolerance) and
+    sigma_min(V*) of each miss."""
     r = _t4("linear_qk", "v_known")(t4)
     exact = r["numerical_rank"] == r["r_star"]
     hits = int(exact.sum())
@@ -40,6 +41,8 @@ def _t4_linear_rank(t4: pd.DataFrame) -> Outcome:
     if {"rank_tol1e_2", "gap_rank"} <= set(r.columns):
         text += (f"; tol 1e-2 {int((r['rank_tol1e_2'] == r['r_star']).sum())}/{len(r)}, "
                  f"largest gap {int((r['gap_rank'] == r['r_star']).sum())}/{len(r)}")
+        if "dropped_over_tol_max" in r.columns:
+            text += f"; worst dropped / tol {r['dropped_over_tol_max'].max():.2f}"
         misses = r[~exact]
         if len(misses):
             text += "; misses: " + ", ".join(

@@ -33,7 +33,6 @@ E4_LINEAR_MIXER = 16.0  # realized-mixer R~eff saturates at ~16
 E4_SOFTMAX_RANK = (17, 23)  # V-known numerical rank saturates in this range
 E4_SOFTMAX_KERNEL_R1 = 2.31  # kernel-side R~eff at r* = 1
 E4_SOFTMAX_MIXER = (1.10, 8.46)  # realized-mixer R~eff at r* = 1 and r* = 8
-E4_BEST_SOFTMAX_HITS = 22  # open problem (i): the paper's best exact-hit count, of 30
 
 # E5 - spectral-gap ablation, Table 5 (App. D): teacher -> recovered R~eff.
 E5_TEACHER = {"sharp": 3.571, "power_law": 2.435, "flat": 4.000}

@@ -20,15 +20,32 @@ TIMING_COLUMNS = ("seconds", "seconds_per_dataset")
 
 
 def fixed_operator_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Least squares for A in Y_n V^{-1} = A X_n + E_n V^{-1} (SPEC E1, V known).
+    """Least squares of Y_n on A Z_n, with the known value map applied to the inputs,
+    Z_n = X_n V* (SPEC E1, V known; binding):
 
-    A_hat = (sum_n Z_n X_n^T)(sum_n X_n X_n^T)^{-1},  Z_n = Y_n V^{-1}.
+    A_hat = (sum_n Y_n Z_n^T)(sum_n Z_n Z_n^T)^{-1}.
+
+    The noise stays E_n: nothing multiplies it by V*^{-1} (:func:`fixed_operator_vknown_inverse`).
+    """
+    z = np.asarray(x, dtype=np.float64) @ np.asarray(v, dtype=np.float64)
+    yz = np.einsum("ntd,nsd->ts", np.asarray(y, dtype=np.float64), z)
+    zz = np.einsum("ntd,nsd->ts", z, z)
+    return np.linalg.solve(zz.T, yz.T).T
+
+
+def fixed_operator_vknown_inverse(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The earlier V-known form, kept as the named variant ``inverse`` (SPEC E1): least squares
+    for A in Y_n V*^{-1} = A X_n + E_n V*^{-1},
+
+    A_hat = (sum_n W_n X_n^T)(sum_n X_n X_n^T)^{-1},  W_n = Y_n V*^{-1},
+
+    whose noise E_n V*^{-1} is amplified by up to 1 / sigma_min(V*).
     """
     x = np.asarray(x, dtype=np.float64)
-    z = np.asarray(y, dtype=np.float64) @ np.linalg.inv(v)
-    zx = np.einsum("ntd,nsd->ts", z, x)
+    w = np.asarray(y, dtype=np.float64) @ np.linalg.inv(v)
+    wx = np.einsum("ntd,nsd->ts", w, x)
     xx = np.einsum("ntd,nsd->ts", x, x)
-    return np.linalg.solve(xx.T, zx.T).T
+    return np.linalg.solve(xx.T, wx.T).T
 
 
 def fixed_operator_vlp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -51,16 +68,18 @@ def fixed_operator_vlp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def estimate_fixed(data_path: str, out: str, tol: float) -> pd.DataFrame:
-    """Data-only rank of A (SPEC E1): V known (least squares) and V unknown (Van Loan-
-    Pitsianis), each as numerical rank (relative tol), Gavish-Donoho rank, Reff, R~eff."""
+    """Data-only rank of A (SPEC E1): V known (least squares on Z_n = X_n V*; and the variant
+    ``v_known_inverse``) and V unknown (Van Loan-Pitsianis), each as numerical rank (relative
+    tol) with its margins (:func:`spectra.rank_margins`), Gavish-Donoho rank, Reff, R~eff."""
     spec = load_spec(data_path)
     a = load_arrays(data_path, "X", "Y", "V")
     rows = []
     for name, est in (("v_known", fixed_operator_vknown(a["X"], a["Y"], a["V"])),
+                      ("v_known_inverse", fixed_operator_vknown_inverse(a["X"], a["Y"], a["V"])),
                       ("v_unknown", fixed_operator_vlp(a["X"], a["Y"]))):
         rows.append({"operator": spec.operator, "seed": spec.seed, "r_star": spec.r_star,
                      "estimator": name,
-                     **spectra.measures(est, tol)})
+                     **spectra.measures(est, tol), **spectra.rank_margins(est, tol)})
     frame = pd.DataFrame(rows)
     write_parquet(out, frame)
     return frame
@@ -137,14 +156,37 @@ def _normal_equations(x, z, t, w, center_rows, chunk, gram):
 
 
 def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """M_hat_n = (Y_n V^{-1}) X_n^T (X_n X_n^T)^{-1} (SPEC E4, V known; needs T <= d)."""
+    """The least-squares mixers M_hat_n = Y_n Z_n^+ with Z_n = X_n V (SPEC E4, V known;
+    binding): Y_n = M_n Z_n + E_n, so M_hat_n = Y_n Z_n^T (Z_n Z_n^T)^{-1}, needing T <= d."""
+    z = np.asarray(x, dtype=np.float64) @ np.asarray(v, dtype=np.float64)
+    n, T, d = z.shape
+    if d < T:
+        raise ValueError(f"recovering M_n needs T <= d (Z_n Z_n^T invertible), got T={T}, d={d}")
+    zzt = z @ z.transpose(0, 2, 1)
+    return np.linalg.solve(zzt, z @ np.asarray(y, dtype=np.float64).transpose(0, 2, 1)
+                           ).transpose(0, 2, 1)
+
+
+def recovered_mixers_inverse(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The earlier form, variant ``inverse`` (and ALS's K-step with its current V):
+    M_hat_n = (Y_n V^+) X_n^T (X_n X_n^T)^{-1}, whose noise E_n V^+ is amplified by up to
+    1 / sigma_min(V); needs T <= d."""
     x = np.asarray(x, dtype=np.float64)
     n, T, d = x.shape
     if d < T:
         raise ValueError(f"recovering M_n needs T <= d (X_n X_n^T invertible), got T={T}, d={d}")
-    z = np.asarray(y, dtype=np.float64) @ np.linalg.pinv(v)
+    w = np.asarray(y, dtype=np.float64) @ np.linalg.pinv(v)
     xxt = x @ x.transpose(0, 2, 1)
-    return np.linalg.solve(xxt, x @ z.transpose(0, 2, 1)).transpose(0, 2, 1)
+    return np.linalg.solve(xxt, x @ w.transpose(0, 2, 1)).transpose(0, 2, 1)
+
+
+def linear_kernel_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Linear teacher, V known (SPEC E4; binding): K_hat by least squares of Y_n on
+    X_n K B_n with B_n = X_n^T Z_n / sqrt(d), Z_n = X_n V (Y_n = X_n K X_n^T X_n V / sqrt(d)),
+    from the normal equations in vec K (d^2 unknowns)."""
+    x = np.asarray(x, dtype=np.float64)
+    b = (x.transpose(0, 2, 1) @ x @ np.asarray(v, dtype=np.float64)) / np.sqrt(x.shape[-1])
+    return bilinear_lstsq(x, b.transpose(0, 2, 1), np.asarray(y, dtype=np.float64))
 
 
 def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float,
@@ -190,6 +232,7 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
     K-step, linear: Y_n = X_n K B_n with B_n = X_n^T X_n V / sqrt(d): exact least squares.
     K-step, softmax: log-inversion of the mixers recovered with the current V (M_hat_n from
     Y_n V^+), as in :func:`kernel_from_mixers`.
+    (the ``inverse`` form, :func:`recovered_mixers_inverse`: the estimator the paper names).
     With ``shrinkage`` > 0 the K-step is followed by singular-value soft-thresholding
     (nuclear-norm shrinkage) at shrinkage * sigma_1. Returns K, the V fitted to it, and the
     objective after each iteration, mean_n ||M_K(X_n) X_n V - Y_n||^2.
@@ -202,10 +245,10 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
     gram = mixer_gram(kind, x) if kind != "linear_qk" else None
     for _ in range(iterations):
         if kind == "linear_qk":
-            b = (x.transpose(0, 2, 1) @ x @ v) / np.sqrt(d)  # (n, d, d)
-            k = bilinear_lstsq(x, b.transpose(0, 2, 1), y)
+            k = linear_kernel_vknown(x, y, v)
         else:
-            k = kernel_from_mixers(kind, x, recovered_mixers(x, y, v), eps=eps, gram=gram)
+            k = kernel_from_mixers(kind, x, recovered_mixers_inverse(x, y, v), eps=eps,
+                                   gram=gram)
         if shrinkage > 0:
             k = soft_threshold(k, shrinkage)
         sx = (kernel_mixers(kind, x, k) @ x).reshape(n * T, d)
@@ -219,8 +262,10 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
                    z_crit: float, fit_iterations: int) -> pd.DataFrame:
     """Every E4 estimator on one attention-native dataset (no training), one row each.
 
-    Paper's estimators (SPEC E4): ``v_known`` (least squares / log-inversion), ``als`` and
-    ``als_nuclear`` (V unknown), ``realized_mixer`` (R~eff of mean_n M_hat_n).
+    Paper's estimators (SPEC E4): ``v_known`` (with Z_n = X_n V*: least squares of Y_n on
+    X_n K X_n^T Z_n / sqrt(d) for the linear teacher, log-inversion of M_hat_n = Y_n Z_n^+ for
+    softmax), ``v_known_inverse`` (the earlier form on Y_n V*^-1, reported beside it), ``als``
+    and ``als_nuclear`` (V unknown), ``realized_mixer`` (R~eff of mean_n M_hat_n).
     Candidates beyond the paper for open problem (i): ``v_known_weighted`` (delta-method
     weighted log-inversion); two read-outs of the paper's own K_hat: its Gavish-Donoho
     count (``gd`` column, scored as ``v_known_gd``) and ``combined``, the geometric mean of the
@@ -236,10 +281,11 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
     loss over the Bayes floor sigma^2 T d (about 1 when that fit converged; the selection is
     only meaningful then); ``seconds``: wall time
     of the estimator on this dataset including the steps it builds on (wall-clock, so the only
-    column that differs between identical runs: ``TIMING_COLUMNS``); the dataset's setting,
-    spectrum and sigma_min(V*) (``v_sigma_min``): Y V*^-1 amplifies noise by up to
-    1 / sigma_min(V*), so the V-known kernel of an ill-conditioned draw carries a noise floor
-    above the binding tolerance.
+    column that differs between identical runs: ``TIMING_COLUMNS``); ``kept_over_tol`` and
+    ``dropped_over_tol``, how clearly the numerical rank was read (:func:`spectra.rank_margins`);
+    the dataset's setting, spectrum and sigma_min(V*) (``v_sigma_min``): Y V*^-1 amplifies
+    noise by up to 1 / sigma_min(V*), which is why the ``inverse`` variant's kernel of an
+    ill-conditioned draw carries a noise floor above the binding tolerance.
     """
     spec = load_spec(data_path)
     a = load_arrays(data_path, "X", "Y", "V")
@@ -254,8 +300,13 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
         return result
 
     m_hat = timed("recovered_mixers", None, lambda: recovered_mixers(x, y, a["V"]))
-    matrices["v_known"] = timed("v_known", "recovered_mixers",
-                                lambda: kernel_from_mixers(kind, x, m_hat, eps=eps))
+    if kind == "linear_qk":
+        matrices["v_known"] = timed("v_known", None, lambda: linear_kernel_vknown(x, y, a["V"]))
+    else:
+        matrices["v_known"] = timed("v_known", "recovered_mixers",
+                                    lambda: kernel_from_mixers(kind, x, m_hat, eps=eps))
+    matrices["v_known_inverse"] = timed("v_known_inverse", None, lambda: kernel_from_mixers(
+        kind, x, recovered_mixers_inverse(x, y, a["V"]), eps=eps))
     matrices["realized_mixer"] = timed("realized_mixer", "recovered_mixers",
                                        lambda: m_hat.mean(axis=0))
     if kind == "softmax_qk":
@@ -276,7 +327,7 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
             kind, x, y, k_nuclear, None, guess=round(spectra.reff_energy(k_nuclear)), **fit)),
     }
     matrices.update({name: sel.kernel for name, sel in selections.items()})
-    rows = [{"estimator": name, **spectra.measures(mat, tol),
+    rows = [{"estimator": name, **spectra.measures(mat, tol), **spectra.rank_margins(mat, tol),
              "rank_tol1e-2": spectra.numerical_rank(mat, 1e-2), "gap_rank": spectra.gap_rank(mat)}
             for name, mat in matrices.items()]
     for row in rows:
@@ -293,6 +344,7 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
     kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
     rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})
     rows.append({"estimator": "combined", "numerical_rank": np.nan, "gd_rank": np.nan,
+                 "kept_over_tol": np.nan, "dropped_over_tol": np.nan,
                  "reff": np.nan, "reff_energy": np.nan, "rank_tol1e-2": np.nan,
                  "gap_rank": np.nan,
                  "estimate": float(np.sqrt(kernel["reff_energy"] * mixer_side["reff_energy"])),

@@ -75,6 +75,19 @@ def numerical_rank(m: np.ndarray, tol: float) -> int:
     return _numerical_rank(singular_values(m), tol)
 
 
+def rank_margins(m: np.ndarray, tol: float) -> dict[str, float]:
+    """How clearly the numerical rank k (relative ``tol``) is read: ``kept_over_tol`` =
+    (sigma_k / sigma_1) / tol, the smallest kept singular value over the threshold (> 1), and
+    ``dropped_over_tol`` = (sigma_{k+1} / sigma_1) / tol, the first dropped one over it (< 1;
+    NaN at full rank). Both near 1: a small change of the noise or of ``tol`` moves the rank."""
+    s = singular_values(m)
+    k = _numerical_rank(s, tol)
+    if k == 0:
+        return {"kept_over_tol": np.nan, "dropped_over_tol": np.nan}
+    return {"kept_over_tol": float(s[k - 1] / s[0] / tol),
+            "dropped_over_tol": float(s[k] / s[0] / tol) if k < len(s) else np.nan}
+
+
 def gavish_donoho_omega(beta: float) -> float:
     """Optimal hard-threshold coefficient for unknown noise (Gavish & Donoho 2014, eq. 5).
 

@@ -192,7 +192,8 @@ def _table1_operator(cells: pd.DataFrame,
     per_seed["recovery_reff_mp"] = rec["op_reff_mp"]
     per_seed["recovery_reff_energy"] = rec["op_reff_energy"]
     for (name, col), grp in estimates.melt(
-            id_vars=["seed", "estimator"], value_vars=["numerical_rank", "gd_rank"]).groupby(
+            id_vars=["seed", "estimator"],
+            value_vars=["numerical_rank", "gd_rank", "kept_over_tol", "dropped_over_tol"]).groupby(
             ["estimator", "variable"]):
         per_seed[f"dataonly_{name}_{col}"] = grp.set_index("seed")["value"].astype(float)
     per_seed["noise_floor"] = cells.groupby("seed")["noise_floor"].first()
@@ -249,7 +250,9 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     ``table4_predictability``: on the paper's grid (setting ``e3``), per (teacher, r_star,
     estimator), seed means of the estimate, numerical_rank (binding tolerance), rank_tol1e-2,
     gap_rank, gd_rank and reff_energy, the numerical rank's and the estimate's seed min/max,
-    the smallest sigma_min(V*) over seeds, and the teacher's R~eff(K*).
+    the smallest sigma_min(V*) over seeds, the numerical rank's closest margins over seeds
+    (``kept_over_tol_min``, ``dropped_over_tol_max``: :func:`spectra.rank_margins`), and the
+    teacher's R~eff(K*).
     ``table4_scores``: per (setting, spectrum, teacher, estimator), over every r* and seed:
     mae = mean |estimate - r*|, hits = #(round(estimate) = r*), n, mae_energy = mean
     |estimate - R~eff(K*)|, r_stars_missed ("r* (count)" of the datasets missed),
@@ -267,6 +270,8 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                  numerical_rank_max=("numerical_rank", "max"),
                  rank_tol1e_2=("rank_tol1e-2", "mean"), gap_rank=("gap_rank", "mean"),
                  v_sigma_min=("v_sigma_min", "min"),
+                 kept_over_tol_min=("kept_over_tol", "min"),
+                 dropped_over_tol_max=("dropped_over_tol", "max"),
                  gd_rank=("gd_rank", "mean"), reff_energy=("reff_energy", "mean"),
                  teacher_reff_energy=("teacher_reff_energy", "first"),
                  n_seeds=("seed", "nunique")).reset_index()
