@@ -31,7 +31,7 @@ def t3(teacher: str = "linear_qk", **cols) -> pd.DataFrame:
             row = {"teacher": te, "r_star": r, "noise_floor": P.E3_NOISE_FLOOR,
                    "teacher_reff_energy": P.E3_TEACHER_ENERGY[r], "deficiency": r > 1,
                    "achievability": True, "recovery": True, "cv_seed": 0.001,
-                   "n_unsettled": 0,
+                   "n_unsettled": 0, "n_unsettled_r_at_or_above": 0,
                    "excess_r_star_minus_1": P.E3_EXCESS_BELOW[te] if r > 1 else np.nan}
             if te == teacher:
                 row.update({k: (v[i] if isinstance(v, list) else v) for k, v in cols.items()})
@@ -39,7 +39,8 @@ def t3(teacher: str = "linear_qk", **cols) -> pd.DataFrame:
     out = pd.DataFrame(rows)
     for verdict in ("deficiency", "achievability"):
         out[verdict] = out[verdict].astype("boolean")
-        out.loc[out["n_unsettled"] > 0, verdict] = pd.NA  # as grid_summary does
+        # as grid_summary does where no settled student is left to judge
+        out.loc[out["n_unsettled"] > 0, verdict] = pd.NA
     out.loc[out["r_star"] == 1, "deficiency"] = pd.NA
     return out
 
@@ -313,6 +314,15 @@ def test_no_verdict_is_built_on_unsettled_students():
         t3(achievability=False, n_unsettled=[1, 0, 0, 0, 0, 0]))
     assert verdict == NOT_REPRODUCED and "not judged at r*=[1]" in text and "0/5" in text
     assert BY_ID["E3.achievability.linear_qk"].evaluate(t3(n_unsettled=1))[1] == NOT_RUN
+
+
+def test_a_settled_failure_at_r_star_8_shows_beside_the_unsettled_r_it_was_judged_without():
+    """Issue 30: at r* = 8 the settled r = 15 student failed (0.0192 > 0.0128) while an
+    unsettled r = 16 made the whole r* "not judged"; now the settled r are judged."""
+    text, verdict = BY_ID["E3.achievability.linear_qk"].evaluate(
+        t3(achievability=[True] * 5 + [False], n_unsettled_r_at_or_above=[0] * 5 + [1]))
+    assert verdict == PARTLY and "5/6" in text and "fails at r*=[8]" in text
+    assert "unsettled r skipped at r*=[8]" in text
     assert BY_ID["E2.excess.B1"].evaluate(t2(unsettled=2))[1] == NOT_RUN
     assert BY_ID["E1.floor_at_r_star"].evaluate(t1(n_unsettled=(0, 1)))[1] == NOT_RUN
     t5_unsettled = t5(flat={"achievability": pd.NA}, sharp={"achievability": False})

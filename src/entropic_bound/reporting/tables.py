@@ -71,8 +71,12 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     deficiency:    seed-mean converged excess(r) > 0.1 * floor for every r < r*; <NA> at r* = 1
                    (no r < r*: not a pass)
     achievability: |seed-mean converged excess(r)| < 0.01 * floor for every swept r >= r*
-    Either verdict is <NA> when a student it rests on is unsettled (never reached a plateau,
-    ``entropic_bound.training.loop.convergence_columns``): no verdict is built on such a student.
+                   whose students all settled (SPEC E3): an r with an unsettled student (never
+                   reached a plateau, ``entropic_bound.training.loop.convergence_columns``) is
+                   skipped and counted (``n_unsettled_r_at_or_above``), and never hides a
+                   settled r that fails; <NA> only where no settled r >= r* is left.
+    deficiency is <NA> when any student below r* is unsettled: an unsettled student's excess
+    is too high, so a pass built on it could be false.
     recovery:      round(mean Reff(K_hat)) = r* (eq. 1), and the energy check
                    |R~eff(K_hat) - R~eff(K*)| <= 0.05 R~eff(K*) (eq. 2)
     cv_seed:       CV over seeds of the recovery student's Reff(K_hat)
@@ -84,6 +88,7 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
         floor = float(s["noise_floor"].iloc[0])
         below = s[s["r"] < r_star]
         above = s[s["r"] >= r_star]
+        settled = above[above["n_unsettled"] == 0]
         rr = rec[(rec["teacher"] == teacher) & (rec["spectrum"] == spectrum)
                  & (rec["r_star"] == r_star)]
         reff_mean = float(rr["reff"].mean())
@@ -107,9 +112,10 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "n_unsettled": int(s["n_unsettled"].sum()),
             "deficiency": (bool((below["excess_mean"] > DEFICIENCY_FRACTION * floor).all())
                            if len(below) and not below["n_unsettled"].any() else pd.NA),
-            "achievability": (bool((above["excess_mean"].abs()
+            "n_unsettled_r_at_or_above": int((above["n_unsettled"] > 0).sum()),
+            "achievability": (bool((settled["excess_mean"].abs()
                                     < ACHIEVABILITY_FRACTION * floor).all())
-                              if not above["n_unsettled"].any() else pd.NA),
+                              if len(settled) else pd.NA),
             "recovery_reff": reff_mean,
             "recovery_reff_energy": energy_mean,
             "recovery_gd_rank": float(rr["gd_rank"].mean()),

@@ -1,0 +1,47 @@
+"""Table 3's verdicts from constructed cells: achievability judges every settled r (SPEC E3)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from entropic_bound.reporting.tables import grid_summary
+
+FLOOR = 1.28
+
+
+def cells(excess: dict[int, float], unsettled: set[int], r_star: int = 2) -> pd.DataFrame:
+    """One teacher, one seed: a sweep student per r with the given converged excess, and a
+    recovery student at Reff = r*."""
+    rows = [{"teacher": "linear_qk", "spectrum": "sharp", "r_star": r_star, "seed": 0,
+             "role": "sweep", "r": r, "excess_converged": e, "excess": e, "spiked": False,
+             "unsettled": r in unsettled, "excess_test": e, "noise_floor": FLOOR}
+            for r, e in excess.items()]
+    rows.append({"teacher": "linear_qk", "spectrum": "sharp", "r_star": r_star, "seed": 0,
+                 "role": "recovery", "r": 32, "excess_converged": 0.0, "excess": 0.0,
+                 "spiked": False, "unsettled": False, "excess_test": 0.0, "noise_floor": FLOOR,
+                 "reff": float(r_star), "reff_energy": float(r_star), "gd_rank": r_star,
+                 "teacher_reff": float(r_star), "teacher_reff_energy": float(r_star)})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("excess,unsettled,verdict,skipped", [
+    ({1: 400.0, 2: 0.001, 3: 0.002, 4: 0.001}, set(), True, 0),
+    # the published run at r* = 8: a settled r fails, an unsettled r must not hide it
+    ({1: 400.0, 2: 0.001, 3: 0.0192, 4: 5.0}, {4}, False, 1),
+    ({1: 400.0, 2: 0.001, 3: 0.002, 4: 5.0}, {4}, True, 1),
+    ({1: 400.0, 2: 5.0, 3: 5.0, 4: 5.0}, {2, 3, 4}, pd.NA, 3),
+])
+def test_achievability_judges_every_settled_r_and_counts_the_rest(excess, unsettled, verdict,
+                                                                  skipped):
+    row = grid_summary(cells(excess, unsettled)).iloc[0]
+    assert row["n_unsettled_r_at_or_above"] == skipped
+    if verdict is pd.NA:
+        assert pd.isna(row["achievability"])
+    else:
+        assert bool(row["achievability"]) is verdict
+
+
+def test_deficiency_is_not_judged_on_an_unsettled_student_below_r_star():
+    row = grid_summary(cells({1: 400.0, 2: 0.001, 3: 0.001, 4: 0.001}, {1})).iloc[0]
+    assert pd.isna(row["deficiency"]) and bool(row["achievability"])
