@@ -136,3 +136,27 @@ def test_symmetric_operator_leaves_an_identity_component_that_b1c_fits():
                               spec.noise_floor)
         out[op] = b["bound_b1c_fixed_v"] / b["operator_energy"]
     assert out["independent"] > 0.95 and out["symmetric"] < 0.85, out
+
+
+def test_the_equivariance_floor_is_what_the_best_equivariant_linear_map_reaches():
+    """Monte Carlo (SPEC E2): with i.i.d. N(0, 1) rows, the least-squares fit of the
+    equivariant family Y_hat = X W_1 + 11^T X W_2 to noise-free data leaves
+    ||A* - A_bar||_F^2 ||V*||_F^2, A_bar the projection of A* onto span{I, 11^T}."""
+    from entropic_bound.measures.achievable import equivariance_floor, operator_energy
+
+    rng = np.random.default_rng(0)
+    T, d, n = 5, 3, 40_000
+    a = rng.standard_normal((T, T))
+    v = rng.standard_normal((d, d)) / np.sqrt(d)
+    x = rng.standard_normal((n, T, d))
+    y = a @ x @ v
+    features = np.concatenate([x, np.broadcast_to(x.sum(axis=1, keepdims=True), x.shape)],
+                              axis=-1).reshape(n * T, 2 * d)  # [x_t, sum_s x_s] per token
+    w = np.linalg.lstsq(features, y.reshape(n * T, d), rcond=None)[0]
+    mc = float(((features @ w - y.reshape(n * T, d)) ** 2).sum() / n)
+    floor = equivariance_floor(a, v)
+    assert mc == pytest.approx(floor, rel=0.02)
+    # An operator in span{I, 11^T} is reached exactly; a generic one keeps most of its energy.
+    assert equivariance_floor(2 * np.eye(T) - 0.5 * np.ones((T, T)), v) == pytest.approx(
+        0.0, abs=1e-12)
+    assert 0 < floor < operator_energy(a, v)

@@ -16,6 +16,12 @@ All excesses are L - sigma^2 T d with L = mean_n ||Y_hat_n - Y_n||_F^2 on the tr
   the target a residual stream plus a position-wise FFN can reach without mixing tokens.
 * Operator energy ||A*||_F^2 ||V*||_F^2: the excess of predicting zero, the scale that makes
   Table 2's excesses comparable across V* draws (the paper's 72.5 = 7.25 x 10).
+* Equivariance floor ||A* - A_bar||_F^2 ||V*||_F^2 (SPEC E2), A_bar the Frobenius projection
+  of A* onto span{I, 11^T}: X has i.i.d. rows and no positional signal, so B1, B1c, B2 and a
+  position-free B3 are permutation-equivariant, and no such student gets below it. The best
+  equivariant linear map X W_1 + 11^T X W_2 reaches it exactly: E_X ||A X V - X W_1 -
+  11^T X W_2||_F^2 is the squared distance of A kron V from span{I, 11^T} kron R^{d x d}, whose
+  nearest point is A_bar kron V.
 """
 
 from __future__ import annotations
@@ -52,6 +58,17 @@ def theorem5_bound(x: np.ndarray, v: np.ndarray, lam: np.ndarray, r: int) -> flo
 def operator_energy(a: np.ndarray, v: np.ndarray) -> float:
     """||A*||_F^2 ||V*||_F^2 = E_X ||A* X V*||_F^2 for isotropic X."""
     return float((a**2).sum() * (v**2).sum())
+
+
+def equivariance_floor(a: np.ndarray, v: np.ndarray) -> float:
+    """||A* - A_bar||_F^2 ||V*||_F^2 with A_bar = alpha I + beta 11^T the Frobenius projection
+    of A* onto span{I, 11^T} (SPEC E2): the Gram system [[T, T], [T, T^2]] [alpha, beta] =
+    [tr A*, sum A*]."""
+    T = a.shape[0]
+    alpha, beta = np.linalg.solve(np.array([[T, T], [T, T * T]], dtype=np.float64),
+                                  np.array([np.trace(a), a.sum()], dtype=np.float64))
+    residual = a - alpha * np.eye(T) - beta * np.ones((T, T))
+    return float((residual**2).sum() * (v**2).sum())
 
 
 def _mse(y_hat: np.ndarray, y: np.ndarray) -> float:
@@ -91,4 +108,5 @@ def fixed_task_bounds(x: np.ndarray, y: np.ndarray, a: np.ndarray, v: np.ndarray
             "bound_eckart_young": eckart_young_excess(v, lam, r_star),
             "bound_b1c_fixed_v": b1c_fixed_v_excess(x, y, v, floor),
             "bound_per_token_linear": per_token_linear_excess(x, y, floor),
+            "bound_equivariance": equivariance_floor(a, v),
             "operator_energy": operator_energy(a, v)}

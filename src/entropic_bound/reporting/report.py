@@ -163,7 +163,8 @@ def section_table2(t: Tables) -> Section:
     s["paper: excess at r*"] = s["class"].map(P.TABLE2).where(paper, "")
     s["paper: normalised"] = s["class"].map(P.TABLE2_NORMALIZED).where(paper, "")
     bounds = s.groupby("operator")[["operator_energy", "bound_eckart_young",
-                                    "bound_b1c_fixed_v", "bound_per_token_linear"]].first()
+                                    "bound_equivariance", "bound_b1c_fixed_v",
+                                    "bound_per_token_linear"]].first()
     over = s[s["overparam_op_reff"].notna()]
     over = over[["operator", "class", *[c for c in s.columns if c.startswith("overparam_")]]]
     return Section(
@@ -173,9 +174,12 @@ def section_table2(t: Tables) -> Section:
         "r = r* (B1c: full-rank K); excess = converged excess (SPEC 3b), final iterate beside "
         "it; normalised = excess / (||A*||_F^2 ||V*||_F^2), the paper's value / "
         f"{P.E2_OPERATOR_ENERGY} (its implied operator energy). "
-        "Achievable excess per class: B0 Eckart-Young at r*, B1c least squares in K with "
-        "V = V*, B3 family the per-token linear predictor Y = X W (what a residual + FFN can "
-        "reach without mixing tokens); B1/B2 have no cheap bound. B3_postln, B3_rscale, "
+        "Achievable excess per class: B0 Eckart-Young at r*; B1, B1c, B2 and the B3 family the "
+        "equivariance floor ||A* - A_bar||_F^2 ||V*||_F^2 (A_bar the projection of A* onto "
+        "span{I, 11^T}; SPEC E2): X has i.i.d. rows and no positional signal, so these "
+        "students are permutation-equivariant and none gets below it. Beside it B1c's least "
+        "squares in K with V = V* and the per-token linear predictor Y = X W (what a residual "
+        "+ FFN reaches without mixing tokens), both at or above the floor. B3_postln, B3_rscale, "
         "B3_postln_rscale are sensitivity variants of the block (post-LN; learnable skip "
         "scales), trained at r* only. Over-parameterised students give the realized-operator "
         "measures: Reff of the static operator (A for B0, the kernel otherwise), of the "
