@@ -18,6 +18,7 @@ from entropic_bound.claims.rules import (
     REPRODUCED,
     Claim,
     Outcome,
+    fraction_verdict,
 )
 
 
@@ -142,6 +143,53 @@ def _t2_not_softmax(t2: pd.DataFrame) -> Outcome:
             f"B0 {e.get('B0', np.nan):.3g}"), REPRODUCED if ok else NOT_REPRODUCED
 
 
+LADDER_ATTENTION = ("B1", "B1c", "B2", "B3")  # the classes whose mixer is input-conditioned
+REALIZED = (("static", "overparam_op_reff"), ("mean mixer", "overparam_mix_mean_reff"),
+            ("per input", "overparam_mix_input_reff"))
+
+
+def _t2_row(t2: pd.DataFrame, cls: str) -> pd.Series | None:
+    rows = _primary(t2)
+    rows = rows[rows["class"] == cls]
+    return None if rows.empty else rows.iloc[0]
+
+
+def _t2_b0_recovers(t2: pd.DataFrame) -> Outcome:
+    """Over-parameterised B0 (r = T): round(Reff(A)) = r* (partly: within 1)."""
+    row = _t2_row(t2, "B0")
+    if row is None or not np.isfinite(row.get("overparam_op_reff", np.nan)):
+        return "-", NOT_RUN
+    value = float(row["overparam_op_reff"])
+    return f"Reff(A) {value:.3f}", (REPRODUCED if round(value) == P.E2_R_STAR else
+                                    PARTLY if abs(value - P.E2_R_STAR) <= 1 else NOT_REPRODUCED)
+
+
+def _t2_realized_not_r_star(t2: pd.DataFrame) -> Outcome:
+    """For each of B1, B1c, B2, B3: none of its over-parameterised realized measures (static
+    kernel, mean mixer, per-input mixer) rounds to r*; the fraction of classes that hold."""
+    parts, hits, total = [], 0, 0
+    for cls in LADDER_ATTENTION:
+        row = _t2_row(t2, cls)
+        if row is None or not all(np.isfinite(row.get(col, np.nan)) for _, col in REALIZED):
+            continue
+        values = [float(row[col]) for _, col in REALIZED]
+        total += 1
+        hits += all(round(v) != P.E2_R_STAR for v in values)
+        parts.append(f"{cls} " + "/".join(f"{v:.2f}" for v in values))
+    if not total:
+        return "-", NOT_RUN
+    return (f"{hits}/{total} classes off r* = {P.E2_R_STAR} (static/mean mixer/per input: "
+            + "; ".join(parts) + ")"), fraction_verdict(hits, total)
+
+
+def _t2_b3_below_b2(t2: pd.DataFrame) -> Outcome:
+    b2, b3 = _t2_row(t2, "B2"), _t2_row(t2, "B3")
+    if b2 is None or b3 is None:
+        return "-", NOT_RUN
+    e2, e3 = float(b2["excess_at_r_star"]), float(b3["excess_at_r_star"])
+    return f"B3 {e3:.4g} vs B2 {e2:.4g}", REPRODUCED if e3 < e2 else NOT_REPRODUCED
+
+
 CLAIMS: list[Claim] = [
     Claim("E1.noise_floor", "E1", "Table 1", "noise floor sigma^2 T d", f"{P.E1_NOISE_FLOOR}",
           "exact", "table1.noise_floor", _t1_noise_floor, CHECK),
@@ -169,6 +217,18 @@ CLAIMS: list[Claim] = [
             f"excess / (||A*||^2 ||V*||^2) within {NORMALIZED_CLOSE} of paper / "
             f"{P.E2_OPERATOR_ENERGY} (partly {NORMALIZED_NEAR})",
             "table2.excess_normalized", _t2_class(cls)) for cls, value in P.E2_EXCESS.items()],
+    Claim("E2.b0_recovers", "E2", "Section 5, Table 2",
+          "over-parameterised B0 recovers Reff -> r*", f"Reff -> {P.E2_R_STAR}",
+          "round(Reff(A)) = r* (partly: within 1)", "table2.overparam_op_reff",
+          _t2_b0_recovers),
+    Claim("E2.realized_not_r_star", "E2", "Section 5",
+          "B1-B3: no static or realized Reff of the over-parameterised student gives r*",
+          f"!= {P.E2_R_STAR}",
+          "for each of B1, B1c, B2, B3 no measure (static kernel, mean mixer, per-input mixer) "
+          "rounds to r*; all four classes", "table2.overparam_op_reff", _t2_realized_not_r_star),
+    Claim("E2.b3_below_b2", "E2", "Section 5, Table 2", "B3's excess at r* below B2's",
+          f"{P.TABLE2['B3']} < {P.TABLE2['B2']}", "excess(B3) < excess(B2)",
+          "table2.excess_at_r_star", _t2_b3_below_b2),
     Claim("E2.not_softmax_not_rank", "E2", "Section 5",
           "break at B1: B1 ~ B1c ~ B2 >> B0 (input conditioning, not softmax or rank)",
           " ~ ".join(P.TABLE2[c] for c in ("B1", "B1c", "B2")) + " vs ~0",

@@ -151,6 +151,19 @@ def _e5_achievability(t5: pd.DataFrame) -> Outcome:
         fraction_verdict(hits, total)
 
 
+def _e5_knee(t5: pd.DataFrame) -> Outcome:
+    """The transition's shape per spectrum: knee = excess(r* - 1) / excess(1), the share of the
+    rank-1 excess still left one rank below r*. A sharp gap keeps it high until r* (abrupt);
+    a gradual spectrum has shed most of it (soft knee): sharp's knee above both others'."""
+    if not {"sharp", "power_law", "flat"} <= set(t5["spectrum"]) or "excess_r1" not in t5:
+        return "-", NOT_RUN
+    knee = (t5.set_index("spectrum")["excess_r_star_minus_1"]
+            / t5.set_index("spectrum")["excess_r1"])
+    above = int((knee["sharp"] > knee[["power_law", "flat"]]).sum())
+    return (", ".join(f"{sp} {knee[sp]:.3f}" for sp in ("sharp", "power_law", "flat")),
+            REPRODUCED if above == 2 else PARTLY if above == 1 else NOT_REPRODUCED)
+
+
 CLAIMS += [
     *[Claim(f"E5.teacher_energy.{sp}", "E5", "App. D, Table 5",
             f"teacher energy rank, {sp} spectrum (r* = 4)", f"{P.E5_TEACHER[sp]:.3f}",
@@ -163,5 +176,9 @@ CLAIMS += [
     Claim("E5.achievability", "E5", "App. D, Table 5", "excess at r >= r* ~ 0 in all spectra",
           "3/3", "|seed-mean converged excess(r)| < 0.01 floor for all r >= r*",
           "table5.achievability", _e5_achievability),
+    Claim("E5.knee", "E5", "App. D, Table 5",
+          "sharp gap: abrupt transition; gradual spectra: soft knee", "sharp abrupt",
+          "knee = excess(r*-1) / excess(1): sharp's above power_law's and flat's (partly: one)",
+          "table5.excess_r_star_minus_1", _e5_knee),
 ]
 

@@ -21,6 +21,7 @@ E2_EXCESS = {"B0": 0.0, "B1": 69.4, "B1c": 69.0, "B2": 68.7, "B3": 51.9}
 # ||A*||_F^2 ||V*||_F^2 the published excesses imply: sum lambda^2 = 7.25 times ||V*||_F^2 = 10
 # (B1's 69.4 is 96% of it, as for the independent-factor operator).
 E2_OPERATOR_ENERGY = 72.5
+E2_R_STAR = 3  # Table 2's task: B0 "recovers Reff -> r*" (Section 5)
 
 # E3 - attention-native grid, Table 3 (Section 6, App. C).
 E3_NOISE_FLOOR = 1.28
@@ -33,6 +34,9 @@ E4_LINEAR_MIXER = 16.0  # realized-mixer R~eff saturates at ~16
 E4_SOFTMAX_RANK = (17, 23)  # V-known numerical rank saturates in this range
 E4_SOFTMAX_KERNEL_R1 = 2.31  # kernel-side R~eff at r* = 1
 E4_SOFTMAX_MIXER = (1.10, 8.46)  # realized-mixer R~eff at r* = 1 and r* = 8
+# the paper's estimators of Table 4 (Section 6: "no single estimator is exact across the whole
+# range under softmax")
+E4_PAPER_ESTIMATORS = ("v_known", "als", "als_nuclear", "realized_mixer")
 
 # E5 - spectral-gap ablation, Table 5 (App. D): teacher -> recovered R~eff.
 E5_TEACHER = {"sharp": 3.571, "power_law": 2.435, "flat": 4.000}

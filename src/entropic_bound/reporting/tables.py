@@ -103,6 +103,7 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "teacher": teacher, "spectrum": spectrum, "r_star": int(r_star),
             "n_seeds": int(s["n_seeds"].max()),
             "noise_floor": floor,
+            "excess_r1": at(1),
             "excess_r_star_minus_1": at(r_star - 1),
             "excess_r_star": at(r_star),
             "min_excess_below": float(below["excess_mean"].min()) if len(below) else np.nan,
