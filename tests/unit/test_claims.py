@@ -314,12 +314,23 @@ CASES: dict[str, list[tuple[pd.DataFrame, str]]] = {
         (t6(), REPRODUCED), (t6(cv_across_corpora_participation=(0.4, 0.3, 0.4)), PARTLY),
         (t6(cv_across_corpora_participation=(0.7, 0.6, 0.7)), NOT_REPRODUCED)],
     "E6.ridge_full_rank": [(t6(), REPRODUCED),
+                           (t6(ridge_full_rank_corpora=(0, 20, 30),
+                               ridge_full_rank_numpy_corpora=(6, 64, 64)), NOT_REPRODUCED),
                            (t6(ridge_full_rank_corpora=(3, 20, 30)), PARTLY),
                            (t6(ridge_full_rank_corpora=(0, 20, 30)), NOT_REPRODUCED)],
     "E6.repeat_separates_one": [(t6(), REPRODUCED),
                                 (t6(repeat_separated_corpora=(2, 10, 30)), PARTLY),
                                 (t6(repeat_separated_corpora=(4, 10, 30)), NOT_REPRODUCED)],
 }
+
+
+def test_the_ridge_claim_says_when_the_two_tolerances_disagree():
+    text, verdict = BY_ID["E6.ridge_full_rank"].evaluate(
+        t6(ridge_full_rank_corpora=(0, 20, 30), ridge_full_rank_numpy_corpora=(6, 64, 64),
+           ridge_dim_over_vocab=(64, 60, 180)))
+    assert verdict == NOT_REPRODUCED and "numpy's default tolerance 6 of 6" in text
+    assert "reading ambiguous" in text and "width 64 against vocabularies of 60-180" in text
+    assert "ambiguous" not in BY_ID["E6.ridge_full_rank"].evaluate(t6())[0]
 
 
 def test_every_claim_is_covered():

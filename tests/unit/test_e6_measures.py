@@ -127,12 +127,16 @@ def test_table6_statistics_on_constructed_cells():
     data_side = pd.DataFrame({"corpus": list(corpora_), "predicted_rank": [3.0, 2.0, 1.0],
                               "h1_bits": [1.0, 2.0, 3.0], "ridge_dim": 4,
                               "ridge_numerical_rank": [4, 4, 3], "ridge_reff": [3.9, 3.8, 2.5],
+                              "ridge_rank_numpy": [4, 4, 4], "vocab_size": [30, 70, 50],
                               "repeat_reff": [5.0, 5.1, 5.05]})
     cells, layers, stats = table6(pd.DataFrame(rows), data_side)
     s = stats.set_index("stat")["value"]
     assert s["pearson_loss_vs_static"] == pytest.approx(-1.0)
     assert s["spearman_predicted_vs_static"] == pytest.approx(-1.0)
     assert s["ridge_full_rank_corpora"] == 2 and s["repeat_separated_corpora"] == 0
+    assert s["ridge_full_rank_numpy_corpora"] == 3
+    assert stats.set_index("stat").loc["ridge_dim_over_vocab", ["value", "lo", "hi"]].tolist() \
+        == [4, 30, 70]
     assert stats.set_index("stat").loc["largest_layer1_static_reff", "lo"] == \
         pytest.approx(2.0 * 1.005 + 1)
     assert cells["cv_seed"].max() < 0.01 and len(layers) == 3 * 2 * 2

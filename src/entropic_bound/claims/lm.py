@@ -130,7 +130,9 @@ def _t6_cv_corpora(t6: pd.DataFrame) -> Outcome:
 
 def _t6_ridge(t6: pd.DataFrame) -> Outcome:
     """Binding: numerical rank = embedding width at the configured tolerance; the text adds
-    the rank range at each reported tolerance and the Reff range."""
+    the rank range at each reported tolerance, the Reff range, the embedding width against the
+    vocabularies, and the count at numpy's default tolerance, labelling the reading ambiguous
+    where the two tolerances disagree."""
     row = _stat_row(t6, "ridge_full_rank_corpora")
     if row is None:
         return "-", NOT_RUN
@@ -139,6 +141,18 @@ def _t6_ridge(t6: pd.DataFrame) -> Outcome:
     for _, tol in t6[t6["stat"].str.startswith("ridge_rank_tol")].iterrows():
         level = tol["stat"].removeprefix("ridge_rank_tol")
         text += f"; rank at {level}: {tol['lo']:.0f}-{tol['hi']:.0f}"
+    width = _stat_row(t6, "ridge_dim_over_vocab")
+    if width is not None:
+        text += (f"; embedding width {width['value']:.0f} against vocabularies of "
+                 f"{width['lo']:.0f}-{width['hi']:.0f}")
+    numpy_full = _stat_row(t6, "ridge_full_rank_numpy_corpora")
+    if numpy_full is not None:
+        k = int(numpy_full["value"])
+        text += f"; at numpy's default tolerance {k} of {n} full rank"
+        if (k == n) != (full == n):
+            # "full rank" as invertible (numpy) and as no small singular values (the relative
+            # tolerance) disagree here: the paper does not say which it means
+            text += " (reading ambiguous: the two tolerances disagree)"
     return text, fraction_verdict(full, n)
 
 

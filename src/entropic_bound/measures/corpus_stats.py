@@ -102,6 +102,8 @@ def corpus_stats(tokens: str, meta: str, out: str, *, corpus: str, max_lag: int,
         "h1_bits": conditional_entropy_h1(ids, vocab),
         "ridge_dim": ridge_dim, "ridge_reff": spectra.reff(ridge),
         "ridge_numerical_rank": spectra.numerical_rank(ridge, tol),
+        # numpy's default (sigma_1 max(m, n) machine epsilon): "full rank" read as invertible
+        "ridge_rank_numpy": int(np.linalg.matrix_rank(ridge)),
         **{f"ridge_rank_tol{t:g}": spectra.numerical_rank(ridge, t) for t in RIDGE_TOLS},
         "repeat_reff": spectra.reff(repeat),
         "repeat_numerical_rank": spectra.numerical_rank(repeat, tol),

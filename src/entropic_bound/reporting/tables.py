@@ -388,6 +388,16 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
     full = (data_side["ridge_numerical_rank"] == data_side["ridge_dim"]).sum()
     rows.append(stat("ridge_full_rank_corpora", full, data_side["ridge_reff"].min(),
                      data_side["ridge_reff"].max(), len(data_side)))
+    if "ridge_rank_numpy" in data_side:
+        rows.append(stat("ridge_full_rank_numpy_corpora",
+                         (data_side["ridge_rank_numpy"] == data_side["ridge_dim"]).sum(),
+                         data_side["ridge_rank_numpy"].min(), data_side["ridge_rank_numpy"].max(),
+                         len(data_side)))
+    # the embedding width against each corpus's vocabulary (a width above the vocabulary
+    # cannot be filled: the operator's rank is at most the vocabulary size)
+    rows.append(stat("ridge_dim_over_vocab", float(data_side["ridge_dim"].iloc[0]),
+                     data_side["vocab_size"].min(), data_side["vocab_size"].max(),
+                     len(data_side)))
     for col in sorted(c for c in data_side.columns if c.startswith("ridge_rank_tol")):
         rows.append(stat(col, data_side[col].median(), data_side[col].min(),
                          data_side[col].max(), len(data_side)))
