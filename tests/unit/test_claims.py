@@ -324,6 +324,14 @@ CASES: dict[str, list[tuple[pd.DataFrame, str]]] = {
 }
 
 
+def test_the_seed_cv_claim_gives_its_interval_and_the_energy_ranks_cv():
+    table = t3(cv_seed=[0.001] * 5 + [0.0132], cv_seed_ci_lo=0.004, cv_seed_ci_hi=0.02,
+               cv_seed_energy=0.0034)
+    text, verdict = BY_ID["E3.cv_seed"].evaluate(table)
+    assert verdict == PARTLY and "max 0.0132 (95% bootstrap over seeds 0.0040-0.0200)" in text
+    assert "energy-rank CV max 0.0034" in text
+
+
 def test_the_ridge_claim_says_when_the_two_tolerances_disagree():
     text, verdict = BY_ID["E6.ridge_full_rank"].evaluate(
         t6(ridge_full_rank_corpora=(0, 20, 30), ridge_full_rank_numpy_corpora=(6, 64, 64),

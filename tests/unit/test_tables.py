@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -45,3 +46,17 @@ def test_achievability_judges_every_settled_r_and_counts_the_rest(excess, unsett
 def test_deficiency_is_not_judged_on_an_unsettled_student_below_r_star():
     row = grid_summary(cells({1: 400.0, 2: 0.001, 3: 0.001, 4: 0.001}, {1})).iloc[0]
     assert pd.isna(row["deficiency"]) and bool(row["achievability"])
+
+
+def test_the_seed_cv_interval_covers_its_value_and_narrows_with_more_seeds():
+    from entropic_bound.reporting.tables import bootstrap_cv_interval, seed_cv
+
+    rng = np.random.default_rng(1)
+    five = 3.0 + 0.03 * rng.standard_normal(5)
+    lo, hi = bootstrap_cv_interval(five)
+    assert lo <= seed_cv(five) <= hi and hi - lo > 0.2 * seed_cv(five)
+    many = 3.0 + 0.03 * rng.standard_normal(200)
+    lo200, hi200 = bootstrap_cv_interval(many)
+    assert hi200 - lo200 < hi - lo and lo200 < 0.01 < hi200  # true CV 0.03 / 3
+    assert bootstrap_cv_interval(five) == (lo, hi)  # deterministic
+    assert all(np.isnan(bootstrap_cv_interval([3.0])))

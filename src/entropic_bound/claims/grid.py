@@ -63,12 +63,20 @@ def _excess_below(teacher: str, target: float) -> Callable[[pd.DataFrame], Outco
 
 
 def _cv_seed(t3: pd.DataFrame) -> Outcome:
+    """The worst cell's seed CV of Reff(K_hat); the text adds its bootstrap interval over seeds
+    (a 5-seed CV is uncertain by about +-35 %) and the energy rank's worst CV."""
     worst = float(t3["cv_seed"].max())
     if not np.isfinite(worst):
         return "needs >= 2 seeds", NOT_RUN
     verdict = (REPRODUCED if worst <= P.E3_CV_SEED_MAX else
                PARTLY if worst <= 0.10 else NOT_REPRODUCED)
-    return f"max {worst:.4f}", verdict
+    text = f"max {worst:.4f}"
+    row = t3.loc[t3["cv_seed"].idxmax()]
+    if {"cv_seed_ci_lo", "cv_seed_ci_hi"} <= set(t3.columns):
+        text += f" (95% bootstrap over seeds {row['cv_seed_ci_lo']:.4f}-{row['cv_seed_ci_hi']:.4f})"
+    if "cv_seed_energy" in t3.columns:
+        text += f"; energy-rank CV max {float(t3['cv_seed_energy'].max()):.4f}"
+    return text, verdict
 
 
 def _noise_floor(t3: pd.DataFrame) -> Outcome:

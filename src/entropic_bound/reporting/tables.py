@@ -38,6 +38,22 @@ def seed_cv(values: Iterable[float]) -> float:
     return float(v.std(ddof=1) / v.mean())
 
 
+def bootstrap_cv_interval(values: Iterable[float], level: float = 0.95,
+                          draws: int = 2000) -> tuple[float, float]:
+    """Percentile bootstrap interval of :func:`seed_cv` over resampled seeds (``draws``
+    resamples with replacement; a fixed generator, so the same values give the same interval).
+    With 5 seeds a CV is itself uncertain by about +-35 %; NaN with < 2 seeds."""
+    v = np.asarray(list(values), dtype=np.float64)
+    if v.size < 2:
+        return float("nan"), float("nan")
+    samples = v[np.random.default_rng(0).integers(0, v.size, size=(draws, v.size))]
+    means = samples.mean(axis=1)
+    cvs = np.where(means != 0, samples.std(axis=1, ddof=1) / np.where(means != 0, means, 1),
+                   np.nan)
+    lo, hi = np.nanquantile(cvs, [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
+
+
 def read_parquets(paths: Iterable[str]) -> pd.DataFrame:
     """The per-cell (or per-dataset) parquet files of one aggregation, stacked."""
     return pd.concat([read_parquet(p) for p in paths], ignore_index=True)
@@ -79,7 +95,8 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     is too high, so a pass built on it could be false.
     recovery:      round(mean Reff(K_hat)) = r* (eq. 1), and the energy check
                    |R~eff(K_hat) - R~eff(K*)| <= 0.05 R~eff(K*) (eq. 2)
-    cv_seed:       CV over seeds of the recovery student's Reff(K_hat)
+    cv_seed:       CV over seeds of the recovery student's Reff(K_hat), with its 95 % bootstrap
+                   interval over seeds (cv_seed_ci_lo/hi) and the energy rank's (cv_seed_energy)
     """
     sweep = grid_sweep(cells)
     rec = cells[cells["role"] == "recovery"]
@@ -126,6 +143,7 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "recovery_energy": bool(abs(energy_mean - teacher_energy)
                                     <= ENERGY_TOLERANCE * teacher_energy),
             "cv_seed": seed_cv(rr["reff"]),
+            **dict(zip(("cv_seed_ci_lo", "cv_seed_ci_hi"), bootstrap_cv_interval(rr["reff"]))),
             "cv_seed_energy": seed_cv(rr["reff_energy"]),
         })
     out = pd.DataFrame(rows)
