@@ -389,6 +389,9 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
     for d, part in cells.groupby("d_model"):
         rows.append(stat(f"pearson_predicted_vs_static_d{d}",
                          part["predicted_rank"].corr(part["static_reff"]), n=len(part)))
+        rows.append(stat(f"spearman_predicted_vs_static_d{d}",
+                         part["predicted_rank"].corr(part["static_reff"], method="spearman"),
+                         n=len(part)))
         rows.append(stat(f"pearson_loss_vs_static_d{d}",
                          part["val_loss"].corr(part["static_reff"]), n=len(part)))
     largest = layers[layers["d_model"] == layers["d_model"].max()]
