@@ -130,6 +130,8 @@ def test_table6_statistics_on_constructed_cells():
                               "ridge_rank_numpy": [4, 4, 4], "vocab_size": [30, 70, 50],
                               "repeat_reff": [5.0, 5.1, 5.05]})
     cells, layers, stats = table6(pd.DataFrame(rows), data_side)
+    # each layer's drop from its initial static Reff (20): layer 1 sits one above layer 0
+    assert np.allclose(layers["static_drop"], 1 - layers["static_reff"] / 20.0)
     s = stats.set_index("stat")["value"]
     assert s["pearson_loss_vs_static"] == pytest.approx(-1.0)
     assert s["spearman_predicted_vs_static"] == pytest.approx(-1.0)

@@ -345,7 +345,7 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
                (``static_drop``), the FFN stable rank and validation loss, cv_seed of the static
                Reff, and the corpus's predicted_rank and h1_bits;
     ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure
-               and of the initial static Reff;
+               and of the initial static Reff, and the layer's drop from it (``static_drop``);
     ``stats``  one row per statistic (stat, value, lo, hi, n): Pearson/Spearman of predicted vs
                measured static rank (pooled, and Pearson within each d_model), cv_seed range,
                loss-rank Pearson (pooled and per d_model), largest model's layer
@@ -365,6 +365,8 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
         data_side[["corpus", "predicted_rank", "h1_bits"]], on="corpus", how="left")
     layers = (measures.groupby(["corpus", "d_model", "layer"])
               [[*HEAD_MEASURES, "static_reff_init"]].mean().reset_index())
+    # how far training moved each layer's kernel from initialisation: a measured outcome
+    layers["static_drop"] = 1.0 - layers["static_reff"] / layers["static_reff_init"]
 
     def stat(name: str, value: float, lo: float = np.nan, hi: float = np.nan,
              n: int = 0) -> dict:
