@@ -51,9 +51,13 @@ def direct(cls, x, p):
         block = cls.startswith("B3")
         post = "postln" in cls
         s1, s2 = (p["s1"][0], p["s2"][0]) if "rscale" in cls else (1.0, 1.0)
+        if cls in ("B3_pos", "B3_pos_readout"):  # learned positions added to the input
+            xn = xn + p["E"]
         z = ln(xn, p["ln1_g"], p["ln1_b"]) if block and not post else xn
         k = p["K"] if cls == "B1c" else p["WQ"] @ p["WK"].T
         s = z @ k @ z.T / math.sqrt(d)
+        if cls in ("B3_causal", "B3_causal_readout"):  # s_ij = -inf for j > i
+            s = np.where(np.triu(np.ones((T, T), dtype=bool), 1), -np.inf, s)
         m = softmax_rows(s) if cls == "B2" or block else s
         if not block:
             out.append(m @ xn @ p["V"])
@@ -64,6 +68,8 @@ def direct(cls, x, p):
         else:  # H = s1 X + M Z V, Y = s2 H + FFN(LN2(H))
             h = s1 * xn + m @ z @ p["V"]
             out.append(s2 * h + ffn(ln(h, p["ln2_g"], p["ln2_b"]), p))
+        if cls.endswith("_readout"):  # Y = block(X) W_out
+            out[-1] = out[-1] @ p["W_out"]
     return np.stack(out)
 
 
@@ -160,3 +166,40 @@ def test_the_equivariance_floor_is_what_the_best_equivariant_linear_map_reaches(
     assert equivariance_floor(2 * np.eye(T) - 0.5 * np.ones((T, T)), v) == pytest.approx(
         0.0, abs=1e-12)
     assert 0 < floor < operator_energy(a, v)
+
+
+def test_only_the_position_aware_blocks_break_permutation_equivariance():
+    """Permuting the tokens of X permutes the output of B1, B1c, B2 and the position-free B3
+    blocks, so the equivariance floor bounds them (Table 2 names it as their achievable
+    excess); B3_pos and B3_causal (and their readouts) do not commute with the permutation."""
+    import torch
+
+    from entropic_bound.reporting.tables import CLASS_BOUND
+
+    T, d, r = 6, 4, 2
+    x = torch.randn(3, T, d, dtype=torch.float64)
+    perm = torch.randperm(T)
+    for cls in ladder.CLASSES[1:]:
+        p = {k: torch.from_numpy(v) for k, v in
+             ladder.init_params(cls, T, d, r, seed=0, role=0, pos_init_scale=0.5).items()}
+        moved = ladder.forward(cls, x[:, perm], **p)
+        equivariant = torch.allclose(moved, ladder.forward(cls, x, **p)[:, perm], atol=1e-10)
+        positional = cls in ("B3_pos", "B3_causal", "B3_pos_readout", "B3_causal_readout")
+        assert equivariant is not positional, cls
+        assert (CLASS_BOUND.get(cls) == "bound_equivariance") is not positional, cls
+
+
+def test_the_causal_block_lets_a_token_see_only_the_past():
+    import torch
+
+    T, d = 5, 4
+    p = {k: torch.from_numpy(v) for k, v in
+         ladder.init_params("B3_causal", T, d, 2, seed=1, role=0).items()}
+    x = torch.randn(2, T, d, dtype=torch.float64)
+    later = x.clone()
+    later[:, 3:] += 1.0  # change the last two tokens only
+    y, y_later = ladder.forward("B3_causal", x, **p), ladder.forward("B3_causal", later, **p)
+    assert torch.allclose(y[:, :3], y_later[:, :3]) and not torch.allclose(y[:, 3:], y_later[:, 3:])
+    m = ladder.mixer("B3_causal", x, p)
+    assert torch.all(m.triu(1) == 0) and torch.allclose(m.sum(-1), torch.ones(2, T,
+                                                                           dtype=torch.float64))

@@ -229,7 +229,8 @@ def _table1_operator(cells: pd.DataFrame,
 # reaches Eckart-Young at r*; B1, B1c, B2 and the position-free B3 blocks are permutation-
 # equivariant on i.i.d. rows, so none gets below the equivariance floor. Beside it the table
 # keeps B1c's least squares with V = V* and the per-token linear predictor (both equivariant,
-# so both at or above the floor).
+# so both at or above the floor). The position-aware variants (B3_pos, B3_causal and their
+# readouts) have no bound: they are reported beside the floor.
 CLASS_BOUND = {"B0": "bound_eckart_young",
                **{c: "bound_equivariance" for c in
                   ("B1", "B1c", "B2", "B3", "B3_postln", "B3_rscale", "B3_postln_rscale")}}

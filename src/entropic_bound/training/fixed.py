@@ -36,6 +36,7 @@ class FixedTraining(AdamSchedule):
     classes: tuple[str, ...]
     variants: tuple[str, ...]  # sensitivity classes, trained at r = r* only
     overparam: bool  # False on sensitivity-operator datasets: at r = r* only
+    pos_init_scale: float  # std of the positional embeddings of the B3_pos variants
 
 
 @dataclass
@@ -86,7 +87,8 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
     for st in students_of(experiment, spec, cfg):
         label = f"{experiment} seed={spec.seed} {st.cls} {st.role} r={st.r}"
         init = ladder.init_params(st.cls, spec.T, spec.d, st.r, spec.seed,
-                                  role=int(st.init_scale != 1.0), init_scale=st.init_scale)
+                                  role=int(st.init_scale != 1.0), init_scale=st.init_scale,
+                                  pos_init_scale=cfg.pos_init_scale)
 
         def fwd(xx, _cls=st.cls, **p):
             return ladder.forward(_cls, xx, **p)
