@@ -185,8 +185,9 @@ def section_table2(t: Tables) -> Section:
         "_readout forms (a final per-token linear map) carry the position information a full "
         "Transformer stack has, so the floor does not bound them: each is shown beside it, "
         "none replaces the literal block in the verdict. All variants train at r* only. "
-        "Over-parameterised students give the realized-operator measures: Reff of the static operator (A for B0, the kernel otherwise), of the "
-        "data-averaged mixer E_X[M(X)], and the per-input mean E_X[Reff(M(X))].",
+        "Over-parameterised students give the realized-operator measures: Reff of the static "
+        "operator (A for B0, the kernel otherwise), of the data-averaged mixer E_X[M(X)], and "
+        "the per-input mean E_X[Reff(M(X))].",
         [("Excess at r* (seed means)", fmt(s[T2_HEADLINE])),
          ("Achievable excess per dataset (seed means)", fmt(bounds.reset_index())),
          ("Realized operators of the over-parameterised students", fmt(over))],
