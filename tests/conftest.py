@@ -32,14 +32,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def schema_defaults(*section: str) -> dict:
-    """The defaults the config schema gives one section (``schema_defaults("e6", "train")``):
-    tests build settings from the one place each default is written."""
-    import yaml
+    """The defaults the config schema gives one section: tests build settings from the one
+    place each default is written (entropic_bound.plumbing.settings.schema_defaults)."""
+    from entropic_bound.plumbing.settings import schema_defaults as defaults
 
-    node = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
-    for key in section:
-        node = node["properties"][key]
-    return {k: v["default"] for k, v in node["properties"].items() if "default" in v}
+    return defaults(*section, schema=ROOT / "workflow/schemas/config.schema.yaml")
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -111,6 +111,19 @@ def cmd_estimate_e4(a: argparse.Namespace) -> None:
     predictability(_dataset(a), a.out, **a.params)
 
 
+def cmd_estimate_rank(a: argparse.Namespace) -> None:
+    from entropic_bound.measures.user_task import BadTask, estimate_task
+    from entropic_bound.plumbing.settings import schema_defaults
+
+    settings = {**schema_defaults("e4"), **a.params}
+    try:
+        estimate_task(a.data, a.mixing, settings, a.tol or schema_defaults("spectra")["tol"],
+                      a.out)
+    except BadTask as err:  # one clear line: the file and what it expects
+        logging.getLogger("entropic_bound").error("%s", err)
+        sys.exit(2)
+
+
 def cmd_aggregate_table4(a: argparse.Namespace) -> None:
     from entropic_bound.plumbing.atomic import write_parquet
     from entropic_bound.reporting.tables import read_parquets, table4
@@ -285,6 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
     add("estimate-e4", cmd_estimate_e4, spec, ("--data", req), ("--out", req))
     add("aggregate-table4", cmd_aggregate_table4, ("--inputs", {"nargs": "+", **req}),
         ("--summary", req), ("--scores", req))
+    add("estimate-rank", cmd_estimate_rank,
+        ("data", {"help": "an .npz with X and Y (n x T x d), and V (d x d) where known"}),
+        ("--mixing", {"choices": ["linear", "softmax"], "default": "softmax",
+                      "help": "the model class the held-out fit assumes"}),
+        ("--tol", {"type": float, "default": None,
+                   "help": "relative numerical-rank tolerance (default: the schema's)"}),
+        ("--out", {"default": None, "help": "also write every estimator's row as parquet"}))
     add("fetch-corpus", cmd_fetch_corpus, ("--text", req), ("--provenance", req))
     add("tokenize-corpus", cmd_tokenize_corpus, ("--text", req), ("--provenance", req),
         ("--tokens", req),

@@ -257,6 +257,82 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
     return k, v, history
 
 
+def estimate_rank(kind: str, x: np.ndarray, y: np.ndarray, v: np.ndarray | None, *,
+                  iterations: int, shrinkage: float, eps: float, tol: float,
+                  heldout_fraction: float, z_crit: float, fit_iterations: int,
+                  noise_floor: float | None = None) -> pd.DataFrame:
+    """Every E4 estimator of r* from (X, Y) of one dataset, and V where it is known: one row
+    per estimator (the columns of :func:`predictability`). ``kind``: the mixing the model class
+    assumes (``linear_qk`` or ``softmax_qk``). Without ``v`` only the V-unknown estimators run
+    (``als``, ``als_nuclear``, ``heldout_fit_als``); ``noise_floor`` (sigma^2 T d, where known)
+    gives ``full_fit_over_floor``, NaN otherwise."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    matrices: dict[str, np.ndarray] = {}
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, after: str | None, compute):
+        start = time.perf_counter()
+        result = compute()
+        seconds[name] = time.perf_counter() - start + (seconds[after] if after else 0.0)
+        return result
+
+    if v is not None:
+        m_hat = timed("recovered_mixers", None, lambda: recovered_mixers(x, y, v))
+        if kind == "linear_qk":
+            matrices["v_known"] = timed("v_known", None, lambda: linear_kernel_vknown(x, y, v))
+        else:
+            matrices["v_known"] = timed("v_known", "recovered_mixers",
+                                        lambda: kernel_from_mixers(kind, x, m_hat, eps=eps))
+        matrices["v_known_inverse"] = timed("v_known_inverse", None, lambda: kernel_from_mixers(
+            kind, x, recovered_mixers_inverse(x, y, v), eps=eps))
+        matrices["realized_mixer"] = timed("realized_mixer", "recovered_mixers",
+                                           lambda: m_hat.mean(axis=0))
+        if kind == "softmax_qk":
+            matrices["v_known_weighted"] = timed(
+                "v_known_weighted", "recovered_mixers",
+                lambda: kernel_from_mixers(kind, x, m_hat, eps=eps, weighted=True))
+    matrices["als"] = timed("als", None,
+                            lambda: als_kernel(kind, x, y, iterations, 0.0, eps)[0])
+    k_nuclear, _, _ = timed("als_nuclear", None,
+                            lambda: als_kernel(kind, x, y, iterations, shrinkage, eps))
+    matrices["als_nuclear"] = k_nuclear
+    fit = {"heldout_fraction": heldout_fraction, "z_crit": z_crit, "max_iter": fit_iterations}
+    selections = {}
+    if v is not None:
+        selections["heldout_fit"] = timed("heldout_fit", "v_known", lambda: heldout_rank(
+            kind, x, y, matrices["v_known"], v,
+            guess=round(spectra.reff_energy(matrices["v_known"])), **fit))
+    selections["heldout_fit_als"] = timed("heldout_fit_als", "als_nuclear", lambda: heldout_rank(
+        kind, x, y, k_nuclear, None, guess=round(spectra.reff_energy(k_nuclear)), **fit))
+    matrices.update({name: sel.kernel for name, sel in selections.items()})
+    rows = [{"estimator": name, **spectra.measures(mat, tol), **spectra.rank_margins(mat, tol),
+             "rank_tol1e-2": spectra.numerical_rank(mat, 1e-2), "gap_rank": spectra.gap_rank(mat)}
+            for name, mat in matrices.items()]
+    for row in rows:
+        sel = selections.get(row["estimator"])
+        row["estimate"] = float(sel.rank) if sel else row["reff_energy"]
+        row["seconds"] = seconds[row["estimator"]]
+        # the selection's margins: z(r_hat - 1) > z_crit >= z(r_hat) (NaN: not a selection)
+        row["z_below"] = sel.z.get(sel.rank - 1, np.nan) if sel else np.nan
+        row["z_at"] = sel.z[sel.rank] if sel else np.nan
+        # the reference fit's held-out loss over the Bayes floor sigma^2 T d: ~1 when it
+        # converged; far above 1, every rank "matches" it and the selection means nothing
+        row["full_fit_over_floor"] = (sel.heldout_full / noise_floor if sel and noise_floor
+                                      else np.nan)
+    if v is not None:
+        by_name = {row["estimator"]: row for row in rows}
+        kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
+        rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})
+        rows.append({"estimator": "combined", "numerical_rank": np.nan, "gd_rank": np.nan,
+                     "kept_over_tol": np.nan, "dropped_over_tol": np.nan,
+                     "reff": np.nan, "reff_energy": np.nan, "rank_tol1e-2": np.nan,
+                     "gap_rank": np.nan,
+                     "estimate": float(np.sqrt(kernel["reff_energy"]
+                                               * mixer_side["reff_energy"])),
+                     "seconds": max(kernel["seconds"], mixer_side["seconds"])})
+    return pd.DataFrame(rows)
+
+
 def predictability(data_path: str, out: str, *, setting: str, iterations: int,
                    shrinkage: float, eps: float, tol: float, heldout_fraction: float,
                    z_crit: float, fit_iterations: int) -> pd.DataFrame:
@@ -289,70 +365,13 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
     """
     spec = load_spec(data_path)
     a = load_arrays(data_path, "X", "Y", "V")
-    x, y, kind = a["X"].astype(np.float64), a["Y"].astype(np.float64), spec.kind
-    matrices: dict[str, np.ndarray] = {}
-    seconds: dict[str, float] = {}
-
-    def timed(name: str, after: str | None, compute):
-        start = time.perf_counter()
-        result = compute()
-        seconds[name] = time.perf_counter() - start + (seconds[after] if after else 0.0)
-        return result
-
-    m_hat = timed("recovered_mixers", None, lambda: recovered_mixers(x, y, a["V"]))
-    if kind == "linear_qk":
-        matrices["v_known"] = timed("v_known", None, lambda: linear_kernel_vknown(x, y, a["V"]))
-    else:
-        matrices["v_known"] = timed("v_known", "recovered_mixers",
-                                    lambda: kernel_from_mixers(kind, x, m_hat, eps=eps))
-    matrices["v_known_inverse"] = timed("v_known_inverse", None, lambda: kernel_from_mixers(
-        kind, x, recovered_mixers_inverse(x, y, a["V"]), eps=eps))
-    matrices["realized_mixer"] = timed("realized_mixer", "recovered_mixers",
-                                       lambda: m_hat.mean(axis=0))
-    if kind == "softmax_qk":
-        matrices["v_known_weighted"] = timed(
-            "v_known_weighted", "recovered_mixers",
-            lambda: kernel_from_mixers(kind, x, m_hat, eps=eps, weighted=True))
-    matrices["als"] = timed("als", None,
-                            lambda: als_kernel(kind, x, y, iterations, 0.0, eps)[0])
-    k_nuclear, v_nuclear, _ = timed("als_nuclear", None,
-                                    lambda: als_kernel(kind, x, y, iterations, shrinkage, eps))
-    matrices["als_nuclear"] = k_nuclear
-    fit = {"heldout_fraction": heldout_fraction, "z_crit": z_crit, "max_iter": fit_iterations}
-    selections = {
-        "heldout_fit": timed("heldout_fit", "v_known", lambda: heldout_rank(
-            kind, x, y, matrices["v_known"], a["V"],
-            guess=round(spectra.reff_energy(matrices["v_known"])), **fit)),
-        "heldout_fit_als": timed("heldout_fit_als", "als_nuclear", lambda: heldout_rank(
-            kind, x, y, k_nuclear, None, guess=round(spectra.reff_energy(k_nuclear)), **fit)),
-    }
-    matrices.update({name: sel.kernel for name, sel in selections.items()})
-    rows = [{"estimator": name, **spectra.measures(mat, tol), **spectra.rank_margins(mat, tol),
-             "rank_tol1e-2": spectra.numerical_rank(mat, 1e-2), "gap_rank": spectra.gap_rank(mat)}
-            for name, mat in matrices.items()]
-    for row in rows:
-        sel = selections.get(row["estimator"])
-        row["estimate"] = float(sel.rank) if sel else row["reff_energy"]
-        row["seconds"] = seconds[row["estimator"]]
-        # the selection's margins: z(r_hat - 1) > z_crit >= z(r_hat) (NaN: not a selection)
-        row["z_below"] = sel.z.get(sel.rank - 1, np.nan) if sel else np.nan
-        row["z_at"] = sel.z[sel.rank] if sel else np.nan
-        # the reference fit's held-out loss over the Bayes floor sigma^2 T d: ~1 when it
-        # converged; far above 1, every rank "matches" it and the selection means nothing
-        row["full_fit_over_floor"] = sel.heldout_full / spec.noise_floor if sel else np.nan
-    by_name = {row["estimator"]: row for row in rows}
-    kernel, mixer_side = by_name["v_known"], by_name["realized_mixer"]
-    rows.append({**kernel, "estimator": "v_known_gd", "estimate": float(kernel["gd_rank"])})
-    rows.append({"estimator": "combined", "numerical_rank": np.nan, "gd_rank": np.nan,
-                 "kept_over_tol": np.nan, "dropped_over_tol": np.nan,
-                 "reff": np.nan, "reff_energy": np.nan, "rank_tol1e-2": np.nan,
-                 "gap_rank": np.nan,
-                 "estimate": float(np.sqrt(kernel["reff_energy"] * mixer_side["reff_energy"])),
-                 "seconds": max(kernel["seconds"], mixer_side["seconds"])})
-    frame = pd.DataFrame(rows)
+    frame = estimate_rank(spec.kind, a["X"], a["Y"], a["V"], iterations=iterations,
+                          shrinkage=shrinkage, eps=eps, tol=tol,
+                          heldout_fraction=heldout_fraction, z_crit=z_crit,
+                          fit_iterations=fit_iterations, noise_floor=spec.noise_floor)
     frame.insert(0, "seed", spec.seed)
     frame.insert(0, "r_star", spec.r_star)
-    frame.insert(0, "teacher", kind)
+    frame.insert(0, "teacher", spec.kind)
     frame.insert(0, "spectrum", spec.spectrum)
     frame.insert(0, "setting", setting)
     operator = load_arrays(data_path, "operator")["operator"]

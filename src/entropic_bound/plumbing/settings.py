@@ -13,6 +13,7 @@ both.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 # Config keys that name the run (a profile and its settings file), not a setting of the
@@ -131,6 +132,22 @@ def fixed_operators(c: dict) -> list[str]:
     """The teacher operators a fixed-operator experiment (config section ``c``: e1, e2) trains
     on: the paper's operator first, then each sensitivity variant that differs from it."""
     return [c["operator"], *(o for o in c["operator_variants"] if o != c["operator"])]
+
+
+# The checkout's config schema (an editable install, as the README's commands make, runs from it).
+SCHEMA = Path(__file__).resolve().parents[3] / "workflow/schemas/config.schema.yaml"
+
+
+def schema_defaults(*section: str, schema: str | Path = SCHEMA) -> dict:
+    """The defaults the config schema gives one section (``schema_defaults("e6", "train")``):
+    the one place every default is written, for the commands and tests that need them outside
+    a workflow run."""
+    import yaml
+
+    node = yaml.safe_load(Path(schema).read_text())
+    for key in section:
+        node = node["properties"][key]
+    return {k: v["default"] for k, v in node["properties"].items() if "default" in v}
 
 
 def effective_config(path: str, schema: str | None) -> dict:
