@@ -35,7 +35,11 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     assert set(t2["operator"]) == {"independent", "symmetric"}
     primary = t2[t2["primary"]].set_index("class")
     assert set(primary.index) == {"B0", "B1", "B1c", "B2", "B3", "B3_postln", "B3_rscale",
-                                  "B3_postln_rscale"}
+                                  "B3_postln_rscale", "B3_pos", "B3_causal", "B3_pos_readout",
+                                  "B3_causal_readout"}
+    # the equivariance floor bounds the position-free classes only
+    assert (primary.loc[["B1", "B2", "B3"], "achievable_by"] == "bound_equivariance").all()
+    assert (primary.loc[["B3_pos", "B3_causal"], "achievable_by"] == "none").all()
     assert (t2["operator"][t2["primary"]] == "independent").all()
     assert abs(primary.loc["B0", "excess_at_r_star"]) < 0.1 * primary.loc["B1", "excess_at_r_star"]
     assert t2.loc[~t2["primary"], "overparam_op_reff"].isna().all()
