@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 
 
 def _setup(threads: int | None = None) -> None:
@@ -167,14 +168,16 @@ def cmd_train_lm(a: argparse.Namespace) -> None:
     params = dict(a.params)
     device = _device(params.pop("device"))
     cell, cfg = _lm_args(params)
-    train_lm(a.tokens, a.meta, a.weights, a.metrics, cfg=cfg, device=device, **cell)
+    train_lm(a.tokens, a.meta, a.weights, a.metrics, a.checkpoints, cfg=cfg, device=device,
+             **cell)
 
 
 def cmd_measure_lm(a: argparse.Namespace) -> None:
     from entropic_bound.measures.lm import measure_lm
 
     cell, cfg = _lm_args(a.params)
-    measure_lm(a.tokens, a.meta, a.weights, a.metrics, a.out, cfg=cfg, **cell)
+    measure_lm(a.tokens, a.meta, a.weights, a.checkpoints, a.metrics, a.out, a.trajectory,
+               cfg=cfg, **cell)
 
 
 def cmd_aggregate_table6(a: argparse.Namespace) -> None:
@@ -184,7 +187,9 @@ def cmd_aggregate_table6(a: argparse.Namespace) -> None:
 
     measures = read_parquets(a.inputs)
     data_side = read_parquets(a.data_side)
-    for path, frame in zip((a.cells, a.layers, a.stats), table6(measures, data_side)):
+    trajectory = read_parquets(a.trajectory_inputs)
+    for path, frame in zip((a.cells, a.layers, a.stats, a.trajectory),
+                           table6(measures, data_side, trajectory, h1_margin=a.h1_margin)):
         write_parquet(path, frame)
     write_parquet(a.corpora, data_side.merge(read_provenance(a.provenance), on="corpus"))
 
@@ -223,17 +228,26 @@ def cmd_snapshot(a: argparse.Namespace) -> None:
 
 
 def cmd_check_snapshot(a: argparse.Namespace) -> None:
-    from entropic_bound.reporting.snapshot import added_keys, stale_reasons
+    from entropic_bound.reporting.snapshot import (
+        added_keys,
+        changed_settings,
+        documented_changes,
+        stale_reasons,
+    )
 
-    reasons = stale_reasons(a.stamp, require_current_config=not a.any_config)
+    documented = documented_changes(a.results_page) if Path(a.results_page).exists() else set()
+    reasons = stale_reasons(a.stamp, require_current_config=not a.any_config,
+                            acknowledged=documented)
     for reason in reasons:
         print(f"{a.stamp}: stale: {reason}")
     if reasons:
         sys.exit(1)
-    new = added_keys(a.stamp)
+    new, changed = added_keys(a.stamp), changed_settings(a.stamp) or []
     print(f"{a.stamp}: describes this checkout"
           + (f" (its settings; keys added since, at their defaults: {', '.join(new)})"
-             if new else ""))
+             if new else "")
+          + (f"; settings changed since, documented in {a.results_page}: {', '.join(changed)}"
+             if changed else ""))
 
 
 def cmd_verify(a: argparse.Namespace) -> None:
@@ -311,12 +325,14 @@ def build_parser() -> argparse.ArgumentParser:
         ("--meta", req))
     add("corpus-stats", cmd_corpus_stats, ("--tokens", req), ("--meta", req), ("--out", req))
     add("train-lm", cmd_train_lm, ("--tokens", req), ("--meta", req), ("--weights", req),
-        ("--metrics", req))
+        ("--metrics", req), ("--checkpoints", req))
     add("measure-lm", cmd_measure_lm, ("--tokens", req), ("--meta", req), ("--weights", req),
-        ("--metrics", req), ("--out", req))
+        ("--metrics", req), ("--checkpoints", req), ("--out", req), ("--trajectory", req))
     add("aggregate-table6", cmd_aggregate_table6, ("--inputs", {"nargs": "+", **req}),
+        ("--trajectory-inputs", {"nargs": "+", **req}), ("--h1-margin", {"type": float, **req}),
         ("--data-side", {"nargs": "+", **req}), ("--provenance", {"nargs": "+", **req}),
-        ("--cells", req), ("--layers", req), ("--stats", req), ("--corpora", req))
+        ("--cells", req), ("--layers", req), ("--stats", req), ("--corpora", req),
+        ("--trajectory", req))
     add("verify", cmd_verify, ("--root", {"default": "results", "help": "folder to check"}),
         ("--remove", {"action": "store_true", "help": "delete the corrupt files"}))
     add("claims", cmd_claims, ("--tables", {"nargs": "+", **req}), ("--out", req))
@@ -333,7 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
         ("--benchmarks", {"default": "results/benchmarks"}))
     add("check-snapshot", cmd_check_snapshot, ("stamp", {"help": "a snapshot's stamp.json"}),
         ("--any-config", {"action": "store_true",
-                          "help": "a partial run: do not require the current config"}))
+                          "help": "a partial run: do not require the current config"}),
+        ("--results-page", {"default": "docs/results.md",
+                            "help": "where setting changes since the snapshot are documented"}))
     return p
 
 

@@ -15,6 +15,7 @@ from conftest import schema_defaults
 
 from entropic_bound.measures import corpus_stats as cs
 from entropic_bound.measures import lm as am
+from entropic_bound.measures import spectra
 from entropic_bound.models.lm import LMConfig, build
 from entropic_bound.reporting.tables import separated, table6
 
@@ -106,30 +107,49 @@ def test_separated_flags_only_the_outlier():
     assert separated(values) == ["f"]
 
 
+MEASURE_NAMES = ("static_reff", "mean_attn_reff", "per_input_reff", "participation",
+                 "whitened_reff")
+
+
 def test_table6_statistics_on_constructed_cells():
-    rows = []
+    rows, trajectory = [], []
     corpora_ = {"a": 2.0, "b": 4.0, "c": 8.0}
     for corpus, level in corpora_.items():
         for d in (8, 16):
             for seed in (0, 1):
+                # corpus b's seed 1 ran out of steps while improving
+                reason = "max_steps" if (corpus, seed) == ("b", 1) else "patience"
                 for layer in (0, 1):
                     for head in (0, 1):
                         value = level * (1 + 0.01 * seed) + layer
-                        rows.append({"corpus": corpus, "d_model": d, "seed": seed,
-                                     "layer": layer, "head": head, "val_loss": 5.0 - level,
+                        cell = {"corpus": corpus, "d_model": d, "seed": seed,
+                                "layer": layer, "head": head}
+                        rows.append({**cell, "val_loss": 5.0 - level, "stop_reason": reason,
+                                     "stop_step": 100, "tokens_seen": 6400,
                                      "ffn_stable_rank": 3.0, "static_reff_init": 20.0,
-                                     **{m: value for m in
-                                                                ("static_reff",
-                                                                 "mean_attn_reff",
-                                                                 "per_input_reff",
-                                                                 "participation",
-                                                                 "whitened_reff")}})
+                                     **{m: value for m in MEASURE_NAMES}})
+                        # at initialisation the corpora differ by 1 % at most
+                        trajectory.append({**cell, "step": 0, "final": False,
+                                           "ffn_stable_rank": 2.0,
+                                           **{m: 10.0 * (1 + 0.001 * level)
+                                              for m in MEASURE_NAMES}})
     data_side = pd.DataFrame({"corpus": list(corpora_), "predicted_rank": [3.0, 2.0, 1.0],
                               "h1_bits": [1.0, 2.0, 3.0], "ridge_dim": 4,
                               "ridge_numerical_rank": [4, 4, 3], "ridge_reff": [3.9, 3.8, 2.5],
                               "ridge_rank_numpy": [4, 4, 4], "vocab_size": [30, 70, 50],
                               "repeat_reff": [5.0, 5.1, 5.05]})
-    cells, layers, stats = table6(pd.DataFrame(rows), data_side)
+    cells, layers, stats, traj = table6(pd.DataFrame(rows), data_side,
+                                        pd.DataFrame(trajectory), h1_margin=0.1)
+    assert len(traj) == len(trajectory) and "h1_bits" in traj
+    # H1 = 1, 2, 3 bits = 0.69, 1.39, 2.08 nats: corpus a (3.0 nats) is not below it; with
+    # corpus b's seed 1 (max_steps) 6 of the 12 cells fail the training criterion
+    untrained = stats.set_index("stat").loc["untrained_cells"]
+    assert untrained[["value", "lo", "hi", "n"]].tolist() == [6, 2, 4, 12]
+    assert cells.set_index(["corpus", "d_model"])["trained_seeds"].to_dict() == {
+        ("a", 8): 0, ("a", 16): 0, ("b", 8): 1, ("b", 16): 1, ("c", 8): 2, ("c", 16): 2}
+    init_cv = stats.set_index("stat").loc["cv_across_corpora_mean_attn_reff_init", "value"]
+    assert init_cv == pytest.approx(np.std([1.002, 1.004, 1.008], ddof=1) / 1.00467, rel=1e-3)
+    assert stats.set_index("stat").loc["ffn_stable_rank_change", "value"] == pytest.approx(0.5)
     # each layer's drop from its initial static Reff (20): layer 1 sits one above layer 0
     assert np.allclose(layers["static_drop"], 1 - layers["static_reff"] / 20.0)
     s = stats.set_index("stat")["value"]
@@ -179,13 +199,17 @@ def tiny_corpus(tmp_path):
     return tmp_path
 
 
+TINY = {"context": 16, "max_steps": 30, "batch": 8, "log_every": 10, "eval_every": 10,
+        "select_windows": 8, "eval_windows": 8}
+
+
 def _train(path, tag: str, **overrides):
     from entropic_bound.training.lm import train_lm
 
-    cfg = LMConfig(**{**LM_DEFAULTS, "context": 16, "steps": 30, "batch": 8, "log_every": 10,
-                      "eval_windows": 8, **overrides})
+    cfg = LMConfig(**{**LM_DEFAULTS, **TINY, **overrides})
     return train_lm(str(path / "tok.npz"), str(path / "meta.json"), str(path / f"{tag}.npz"),
-                    str(path / f"{tag}.parquet"), corpus="tiny", d_model=16, seed=3, cfg=cfg)
+                    str(path / f"{tag}.parquet"), str(path / f"{tag}.ckpt.npz"), corpus="tiny",
+                    d_model=16, seed=3, cfg=cfg)
 
 
 def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
@@ -194,12 +218,25 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     a, b = _train(tiny_corpus, "a"), _train(tiny_corpus, "b")
     assert a["val_loss"].iloc[0] == b["val_loss"].iloc[0]  # same config and seed: identical
     assert a["val_loss"].iloc[0] < math.log(a["vocab_size"].iloc[0])  # better than uniform
-    cfg = LMConfig(**{**LM_DEFAULTS, "context": 16, "steps": 30, "batch": 8,
-                       "eval_windows": 8})
-    m = measure_lm(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"),
-                   str(tiny_corpus / "a.npz"), str(tiny_corpus / "a.parquet"),
-                   str(tiny_corpus / "m.parquet"), corpus="tiny", d_model=16, seed=3, cfg=cfg)
+    assert a["stop_reason"].iloc[0] == "max_steps" and a["stop_step"].iloc[0] == 30
+    assert list(a["select_step"].iloc[0]) == [0, 10, 20, 30]
+    cfg = LMConfig(**{**LM_DEFAULTS, **TINY})
+    m, traj = measure_lm(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"),
+                         str(tiny_corpus / "a.npz"), str(tiny_corpus / "a.ckpt.npz"),
+                         str(tiny_corpus / "a.parquet"), str(tiny_corpus / "m.parquet"),
+                         str(tiny_corpus / "t.parquet"), corpus="tiny", d_model=16, seed=3,
+                         cfg=cfg)
     assert len(m) == 2 * 4 and (m["static_reff"] <= 16 / 4 + 1e-9).all()  # rank <= d_head
+    # checkpoints at 0, 10, 20 (doubling from eval_every) and the kept weights
+    assert sorted(set(traj["step"])) == [0, 10, 20, int(a["best_step"].iloc[0])]
+    final = traj[traj["final"]].reset_index(drop=True)
+    assert np.array_equal(final["static_reff"], m["static_reff"])
+    # the kept weights' held-out loss is the one training reported
+    assert final["val_loss"].iloc[0] == pytest.approx(a["val_loss"].iloc[0], abs=1e-6)
+    # the step-0 checkpoint is the seed's initialisation
+    init = build(a["vocab_size"].iloc[0], 16, cfg, 3)
+    assert m["static_reff_init"].iloc[0] == pytest.approx(
+        spectra.reff(init.blocks[0].head_kernel(0)), rel=1e-12)
     assert ((m["participation"] >= 1) & (m["participation"] <= (16 + 1) / 2 + 1e-9)).all()
 
 
@@ -208,3 +245,46 @@ def test_lm_divergence_names_the_cell_and_the_key(tiny_corpus):
 
     with pytest.raises(TrainingDiverged, match="d_model=16 seed=3.*train section.s lr"):
         _train(tiny_corpus, "nan", lr=1e30, warmup=0.0)
+
+
+def test_early_stopping_waits_for_an_improvement_of_min_delta():
+    from entropic_bound.training.lm import EarlyStopping
+
+    rule = EarlyStopping(patience=2, min_delta=0.01)
+    fired = []
+    for step, loss in enumerate([5.0, 4.0, 3.995, 3.992]):
+        rule.update(step, loss)
+        fired.append(rule.stop)
+    # 3.995 and 3.992 are within 0.01 of 4.0: two in a row stop the run at step 3 ...
+    assert fired == [False, False, False, True]
+    # ... while the kept weights are the plain minimum so far
+    assert (rule.best_step, rule.best_loss) == (3, 3.992)
+    rule.update(4, 3.95)  # 0.05 below the reference 4.0: the patience starts again
+    assert not rule.stop and rule.waited == 0
+
+
+def test_lm_training_stops_by_patience_and_keeps_the_best_weights(tiny_corpus):
+    from entropic_bound.models.lm import checkpoint_prefix
+    from entropic_bound.plumbing.atomic import open_npz
+
+    # no improvement can reach min_delta = 10 nats: the first validation after step 0 stops it
+    a = _train(tiny_corpus, "p", patience=1, min_delta=10.0)
+    assert a["stop_reason"].iloc[0] == "patience" and a["stop_step"].iloc[0] == 10
+    assert a["tokens_seen"].iloc[0] == 10 * 8 * 16
+    best = int(a["best_step"].iloc[0])
+    assert best == int(np.argmin(a["select_loss"].iloc[0])) * 10
+    with open_npz(tiny_corpus / "p.npz") as w, open_npz(tiny_corpus / "p.ckpt.npz") as c:
+        assert all(np.array_equal(w[k], c[checkpoint_prefix(best) + k]) for k in w.files)
+
+
+def test_bf16_training_runs_and_is_deterministic(tiny_corpus):
+    a = _train(tiny_corpus, "h", precision="bf16")
+    b = _train(tiny_corpus, "i", precision="bf16")
+    fp32 = _train(tiny_corpus, "f")
+    assert a["val_loss"].iloc[0] == b["val_loss"].iloc[0]
+    assert np.isfinite(a["val_loss"].iloc[0]) and a["val_loss"].iloc[0] != fp32["val_loss"].iloc[0]
+
+
+def test_an_unknown_precision_names_the_choices():
+    with pytest.raises(ValueError, match="precision 'fp16' is not one of fp32, bf16"):
+        LMConfig(**{**LM_DEFAULTS, "precision": "fp16"})

@@ -132,11 +132,13 @@ def test_the_dag_sums_the_gemm_floor_over_every_student():
     # E2: 72,500 student-steps of the B3 family, 110,000 of the other classes; E1: B0 only.
     assert rows["e2"]["gemm_floor_s"] == pytest.approx(72_500 * 0.1 + 110_000 * 0.01)
     assert rows["e1"]["gemm_floor_s"] == pytest.approx(5 * (6 * 1500 + 2500) * 0.01)
-    # E6: 6 corpora x 5 seeds per d_model, 300 steps of batch 32 x context 64, 2 layers.
+    # E6: 6 corpora x 5 seeds per d_model, at most max_steps of batch 32 x context 64,
+    # 2 layers (early stopping can only end a cell sooner: the DAG prices the most)
+    steps = PAPER["e6"]["train"]["max_steps"]
     tflop = sum(3 * 2 * (24 * 2048 * d * d + 4 * 2048 * 64 * d) for d in (64, 128, 256)) / 1e12
-    assert rows["e6"]["student_steps"] == 90 * 300 and rows["e6"]["unpriced_steps"] == 90 * 300
-    assert rows["e6"]["gemm_floor_s"] == pytest.approx(30 * 300 * 0.5 * tflop)
-    assert rows["e6"]["floor_s"] == pytest.approx(30 * 300 * tflop * 1e12 / 100e9)
+    assert rows["e6"]["student_steps"] == rows["e6"]["unpriced_steps"] == 90 * steps
+    assert rows["e6"]["gemm_floor_s"] == pytest.approx(30 * steps * 0.5 * tflop)
+    assert rows["e6"]["floor_s"] == pytest.approx(30 * steps * tflop * 1e12 / 100e9)
     assert "gemm_floor_s" not in dag_estimate(PAPER, costs, 100.0)[0]
 
 

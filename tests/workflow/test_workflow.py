@@ -82,6 +82,14 @@ def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):
     r = np.corrcoef(cells["predicted_rank"], cells["static_reff"])[0, 1]
     assert stats.loc["pearson_predicted_vs_static", "value"] == pytest.approx(r, abs=1e-12)
     assert stats.loc["ridge_full_rank_corpora", "n"] == 6
+    # trained to the criterion: every cell's record, and its measures along training
+    traj = pd.read_parquet(tables / "table6_trajectory.parquet")
+    assert {0, 10, 20} <= set(traj["step"]) and traj["val_loss"].notna().all()
+    final = traj[traj["final"]]
+    assert final.groupby(["corpus", "d_model", "seed"]).ngroups == 6 * 2 * 2
+    assert (final["step"] <= final["stop_step"]).all()
+    assert set(final["stop_reason"]) <= {"patience", "max_steps"}
+    assert stats.loc["untrained_cells", "n"] == 6 * 2 * 2
 
 
 def test_editing_attention_measures_reruns_measures_not_lm_training(quick_run):

@@ -85,6 +85,7 @@ rule train_lm_cells:
     output:
         weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
         metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
+        checkpoints="results/cells/e6/{corpus}/d{d_model}/s{seed}.checkpoints.npz",
     log:
         "logs/train_lm_cells/{corpus}/d{d_model}/s{seed}.log",
     benchmark:
@@ -99,7 +100,7 @@ rule train_lm_cells:
     shell:
         "entropic-bound train-lm --threads {threads} --params {params.lm:q}"
         " --tokens {input.tokens} --meta {input.meta} --weights {output.weights}"
-        " --metrics {output.metrics} > {log} 2>&1"
+        " --metrics {output.metrics} --checkpoints {output.checkpoints} > {log} 2>&1"
 
 
 rule measure_lm_cells:
@@ -108,7 +109,8 @@ rule measure_lm_cells:
         **rules.train_lm_cells.output,
         code=lib("measure-lm"),
     output:
-        "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
+        measures="results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
+        trajectory="results/measures/e6/{corpus}/d{d_model}/s{seed}.trajectory.parquet",
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
     benchmark:
@@ -120,12 +122,14 @@ rule measure_lm_cells:
     shell:
         "entropic-bound measure-lm --threads 1 --params {params.lm:q} --tokens {input.tokens}"
         " --meta {input.meta} --weights {input.weights} --metrics {input.metrics}"
-        " --out {output} > {log} 2>&1"
+        " --checkpoints {input.checkpoints} --out {output.measures}"
+        " --trajectory {output.trajectory} > {log} 2>&1"
 
 
 rule aggregate_table6:
     input:
-        measures=e6_cells(rules.measure_lm_cells.output[0]),
+        measures=e6_cells(rules.measure_lm_cells.output.measures),
+        trajectory=e6_cells(rules.measure_lm_cells.output.trajectory),
         data_side=e6_corpora(rules.corpus_stats.output[0]),
         provenance=e6_corpora(rules.fetch_corpus.output.provenance),
         code=lib("aggregate-table6"),
@@ -148,14 +152,22 @@ rule aggregate_table6:
             category="Tables",
             caption="../report/table6.rst",
         ),
+        trajectory=report(
+            "results/tables/table6_trajectory.parquet",
+            category="Tables",
+            caption="../report/table6.rst",
+        ),
     log:
         "logs/aggregate_table6.log",
     benchmark:
         "results/benchmarks/aggregate_table6.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    params:
+        h1_margin=config["e6"]["h1_margin"],
     shell:
         "entropic-bound aggregate-table6 --inputs {input.measures}"
+        " --trajectory-inputs {input.trajectory} --h1-margin {params.h1_margin}"
         " --data-side {input.data_side} --provenance {input.provenance} --cells {output.cells}"
         " --layers {output.layers} --stats {output.stats} --corpora {output.corpora}"
-        " > {log} 2>&1"
+        " --trajectory {output.trajectory} > {log} 2>&1"

@@ -92,11 +92,12 @@ def ladder_cells(paper: dict) -> dict[tuple[str, str], int]:
 
 
 def lm_students(paper: dict) -> list[dict]:
-    """E6's LM cells of ``paper``, one row per d_model: steps, datasets (corpora x seeds) and
-    the model's shape (config sections ``e6.model`` and ``e6.train``)."""
+    """E6's LM cells of ``paper``, one row per d_model: steps (``max_steps``: early stopping
+    can only end a cell sooner, so this prices the most it costs), datasets (corpora x seeds)
+    and the model's shape (config sections ``e6.model`` and ``e6.train``)."""
     c = paper["e6"]
     model, train = c["model"], c["train"]
-    return [{"experiment": "e6", "d_model": d, "steps": train["steps"],
+    return [{"experiment": "e6", "d_model": d, "steps": train["max_steps"],
              "datasets": len(c["corpora"]) * len(c["seeds"]), "batch": train["batch"],
              "heads": model["heads"], "layers": model["layers"],
              "ffn_mult": model["ffn_mult"], "context": model["context"]}

@@ -8,9 +8,9 @@ window X, and H_l = LN(x) the layer's attention input:
   participation     E_X[mean_i 1 / sum_j A_ij^2] (1 for one-hot rows, i+1 for uniform row i)
   whitened_reff     Reff(W_QK Sigma_X^{1/2}), Sigma_X the covariance of H_l over all positions
 and per layer the FFN stable rank ||W_in||_F^2 / ||W_in||_2^2 (eq. 3) of the up-projection.
-``static_reff_init`` is the same head's Reff(W_QK) at initialisation (the cell's seed rebuilds
-it): how far training moved the kernel decides whether a short budget's ranks are comparable
-with the paper's.
+``static_reff_init`` is the same head's Reff(W_QK) at initialisation (the step-0 checkpoint):
+how far training moved the kernel is a measured outcome. The same measures at every checkpoint
+along training form the cell's trajectory (App. B's diagnosis (ii), inside each cell).
 The math is on arrays (:func:`head_measures`), testable on constructed attention maps.
 """
 
@@ -22,7 +22,16 @@ import torch
 
 from entropic_bound.data.tokens import load_tokens
 from entropic_bound.measures import spectra
-from entropic_bound.models.lm import LMConfig, build, eval_starts, load_model, windows
+from entropic_bound.models.lm import (
+    CharTransformer,
+    LMConfig,
+    checkpoint_prefix,
+    checkpoint_steps_in,
+    cross_entropy,
+    fixed_windows,
+    load_model,
+    split_validation,
+)
 from entropic_bound.plumbing.atomic import read_parquet, write_parquet
 
 
@@ -35,6 +44,10 @@ def sqrt_psd(cov: np.ndarray) -> np.ndarray:
     """Symmetric square root of a covariance (negative rounding eigenvalues clipped to 0)."""
     w, u = np.linalg.eigh(np.asarray(cov, dtype=np.float64))
     return (u * np.sqrt(np.clip(w, 0.0, None))) @ u.T
+
+
+MEASURES = ("static_reff", "static_reff_energy", "mean_attn_reff", "per_input_reff",
+            "participation", "whitened_reff")
 
 
 def head_measures(kernel: np.ndarray, attn: np.ndarray, cov: np.ndarray) -> dict[str, float]:
@@ -50,30 +63,61 @@ def head_measures(kernel: np.ndarray, attn: np.ndarray, cov: np.ndarray) -> dict
     }
 
 
-def measure_lm(tokens: str, meta: str, weights: str, metrics: str, out: str, *, corpus: str,
-               d_model: int, seed: int, cfg: LMConfig) -> pd.DataFrame:
-    """Measure every head of one trained cell on the fixed validation windows."""
-    arrays, info = load_tokens(tokens, meta)
-    model = load_model(weights, info["vocab_size"], d_model, cfg)
-    init = build(info["vocab_size"], d_model, cfg, seed)
-    val = arrays["val"]
-    x, _ = windows(val, eval_starts(len(val), cfg.context, cfg.eval_windows), cfg.context)
+def model_measures(model: CharTransformer, x: torch.Tensor, y: torch.Tensor
+                   ) -> tuple[float, list[dict]]:
+    """The held-out cross-entropy of ``model`` on windows x -> y and one row per (layer, head)
+    of :func:`head_measures`, with the layer's FFN stable rank."""
     probe: list[dict] = []
     with torch.no_grad():
-        model(x, probe)
-    val_loss = float(read_parquet(metrics)["val_loss"].iloc[0])
+        loss = cross_entropy(model(x, probe), y)
     rows = []
-    for layer, (block, block0, seen) in enumerate(zip(model.blocks, init.blocks, probe)):
-        h = seen["input"].double().reshape(-1, d_model).numpy()
+    for layer, (block, seen) in enumerate(zip(model.blocks, probe)):
+        h = seen["input"].double().reshape(-1, seen["input"].shape[-1]).numpy()
         cov = np.cov(h, rowvar=False)
         ffn = spectra.rstable(block.fc.weight.detach().double().numpy())
         for head in range(block.heads):
-            rows.append({"corpus": corpus, "d_model": d_model, "seed": seed, "layer": layer,
-                         "head": head, "val_loss": val_loss, "ffn_stable_rank": ffn,
-                         "static_reff_init": spectra.reff(block0.head_kernel(head)),
+            rows.append({"layer": layer, "head": head, "ffn_stable_rank": ffn,
                          **head_measures(block.head_kernel(head),
                                          seen["attn"][:, head].numpy(), cov)})
-    frame = pd.DataFrame(rows)
-    write_parquet(out, frame)
-    return frame
+    return loss, rows
 
+
+def measure_lm(tokens: str, meta: str, weights: str, checkpoints: str, metrics: str, out: str,
+               trajectory_out: str, *, corpus: str, d_model: int, seed: int,
+               cfg: LMConfig) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Measure every head of one trained cell on the fixed held-out windows: the kept (best)
+    weights into ``out``, with the cell's training record (stopping step and reason, tokens
+    seen, best step) and the initial static Reff; and every checkpoint along training into
+    ``trajectory_out`` (one row per checkpoint, layer and head: step, tokens seen, held-out
+    and selection loss, each measure), the kept weights last with ``final`` true."""
+    arrays, info = load_tokens(tokens, meta)
+    x, y = fixed_windows(split_validation(arrays["val"])[1], cfg, cfg.eval_windows)
+    record = read_parquet(metrics).iloc[0]
+    cell = {"corpus": corpus, "d_model": d_model, "seed": seed}
+    selection = dict(zip(record["select_step"], record["select_loss"]))
+    vocab = info["vocab_size"]
+    init = load_model(checkpoints, vocab, d_model, cfg, checkpoint_prefix(0))
+    initial = {(layer, head): spectra.reff(block.head_kernel(head))
+               for layer, block in enumerate(init.blocks) for head in range(block.heads)}
+    points = [(step, load_model(checkpoints, vocab, d_model, cfg, checkpoint_prefix(step)),
+               False) for step in checkpoint_steps_in(checkpoints)]
+    points.append((int(record["best_step"]), load_model(weights, vocab, d_model, cfg), True))
+    trajectory = []
+    for step, model, final in points:
+        loss, rows = model_measures(model, x, y)
+        trajectory += [{**cell, "step": step, "tokens": step * cfg.batch * cfg.context,
+                        "final": final, "stop_step": int(record["stop_step"]),
+                        "stop_reason": record["stop_reason"], "val_loss": loss,
+                        "select_loss": selection.get(step, np.nan), **row} for row in rows]
+    trajectory = pd.DataFrame(trajectory)
+    frame = pd.DataFrame([{
+        **cell, "layer": row["layer"], "head": row["head"],
+        "val_loss": float(record["val_loss"]), "stop_step": int(record["stop_step"]),
+        "stop_reason": record["stop_reason"], "best_step": int(record["best_step"]),
+        "tokens_seen": int(record["tokens_seen"]),
+        "static_reff_init": initial[row["layer"], row["head"]],
+        **{k: row[k] for k in ("ffn_stable_rank", *MEASURES)}}
+        for _, row in trajectory[trajectory["final"]].iterrows()])
+    write_parquet(out, frame)
+    write_parquet(trajectory_out, trajectory)
+    return frame, trajectory

@@ -8,8 +8,10 @@ W_QK = W_Q W_K^T), an FFN of width ffn_mult*d_model with exact GELU, a final Lay
 untied output layer. Attention is written out (no fused kernel) because the measures need each
 head's attention map A (T x T) and the attention input LN(x) of each layer.
 
-Evaluation: validation loss on fixed, evenly spaced windows of the validation split (the same
-windows the measures use).
+Evaluation: the validation split is cut in two (:func:`split_validation`): fixed, evenly
+spaced windows of its first half choose the stopping step of early stopping; those of its
+second half give the reported validation loss and feed the measures, which so never see the
+text that chose the weights.
 """
 
 from __future__ import annotations
@@ -33,18 +35,39 @@ class LMConfig:
     heads: int
     context: int
     ffn_mult: int
-    steps: int
+    max_steps: int
     batch: int
     lr: float
     weight_decay: float
-    warmup: float  # fraction of steps with linear warm-up
+    warmup: float  # fraction of max_steps with linear warm-up
     grad_clip: float
     log_every: int
+    eval_every: int  # steps between validations on the selection windows
+    patience: int  # validations without an improvement of min_delta before stopping
+    min_delta: float  # nats/char: the smallest improvement that resets the patience
+    select_windows: int
     eval_windows: int
+    precision: str = "fp32"  # "bf16": bfloat16 autocast of the training forward pass
 
     def __post_init__(self) -> None:
-        if self.steps < 1 or self.batch < 1 or self.context < 2:
-            raise ValueError("LMConfig: steps and batch must be >= 1 and context >= 2")
+        if self.max_steps < 1 or self.batch < 1 or self.context < 2:
+            raise ValueError("LMConfig: max_steps and batch must be >= 1 and context >= 2")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"LMConfig: precision {self.precision!r} is not one of "
+                             f"{', '.join(PRECISIONS)}")
+
+    def checkpoint_steps(self) -> list[int]:
+        """Steps whose weights are kept for the measures along training: the initialisation
+        and every validation step eval_every * 2^k up to max_steps (doubling, since the
+        measures move fastest early)."""
+        steps, k = [0], self.eval_every
+        while k <= self.max_steps:
+            steps.append(k)
+            k *= 2
+        return steps
+
+
+PRECISIONS = ("fp32", "bf16")
 
 
 class Block(nn.Module):
@@ -111,13 +134,32 @@ def eval_starts(n_tokens: int, context: int, count: int) -> np.ndarray:
     return np.linspace(0, n_tokens - context - 1, count).astype(np.int64)
 
 
-def validation_loss(model: CharTransformer, val: np.ndarray, cfg: LMConfig,
-                    device: str = "cpu") -> float:
-    x, y = windows(val, eval_starts(len(val), cfg.context, cfg.eval_windows), cfg.context)
-    x, y = x.to(device), y.to(device)
+def split_validation(val: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(selection, held_out): the first half of the validation split, which early stopping
+    reads, and the second half, which the reported loss and the measures read."""
+    half = len(val) // 2
+    return val[:half], val[half:]
+
+
+def fixed_windows(ids: np.ndarray, cfg: LMConfig, count: int) -> tuple[torch.Tensor, ...]:
+    """``count`` evenly spaced windows of ``ids`` and their targets."""
+    return windows(ids, eval_starts(len(ids), cfg.context, count), cfg.context)
+
+
+def cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> float:
+    """Mean next-character cross-entropy in nats, in float32 whatever the logits' dtype."""
+    return float(F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
+                                 targets.reshape(-1)))
+
+
+def validation_loss(model: CharTransformer, x: torch.Tensor, y: torch.Tensor) -> float:
+    """Cross-entropy of ``model`` (float32, no autocast) on fixed windows x -> y."""
+    was_training = model.training
+    model.eval()
     with torch.no_grad():
-        logits = model(x)
-        return float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1)))
+        loss = cross_entropy(model(x), y)
+    model.train(was_training)
+    return loss
 
 
 def build(vocab: int, d_model: int, cfg: LMConfig, seed: int) -> CharTransformer:
@@ -125,8 +167,22 @@ def build(vocab: int, d_model: int, cfg: LMConfig, seed: int) -> CharTransformer
     return CharTransformer(vocab, d_model, cfg)
 
 
-def load_model(weights: str, vocab: int, d_model: int, cfg: LMConfig) -> CharTransformer:
+def load_model(weights: str, vocab: int, d_model: int, cfg: LMConfig,
+               prefix: str = "") -> CharTransformer:
+    """The model stored in ``weights``; ``prefix`` selects one checkpoint of a checkpoint
+    file (keys ``<prefix><parameter>``, :func:`checkpoint_prefix`)."""
     model = CharTransformer(vocab, d_model, cfg)
     with open_npz(weights) as z:
-        model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files})
+        model.load_state_dict({k.removeprefix(prefix): torch.from_numpy(z[k])
+                               for k in z.files if k.startswith(prefix)})
     return model.eval()
+
+
+def checkpoint_prefix(step: int) -> str:
+    return f"step{step}/"
+
+
+def checkpoint_steps_in(path: str) -> list[int]:
+    """The steps stored in a checkpoint file, in order."""
+    with open_npz(path) as z:
+        return sorted({int(k.split("/", 1)[0].removeprefix("step")) for k in z.files})

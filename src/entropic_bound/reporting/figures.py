@@ -105,3 +105,53 @@ def figure_table6(cells: pd.DataFrame) -> bytes:
         return fig
 
     return png(draw)
+
+
+def trajectory_means(trajectory: pd.DataFrame) -> pd.DataFrame:
+    """Seed-and-head means of the measures along training per (corpus, d_model, layer,
+    step): the checkpoints (``final`` false) and, as one more point, the kept weights."""
+    cols = ["val_loss", "static_reff", "mean_attn_reff", "whitened_reff", "ffn_stable_rank",
+            "tokens"]
+    keys = ["corpus", "d_model", "layer"]
+    points = (trajectory[~trajectory["final"]].groupby([*keys, "step"])[cols].mean()
+              .reset_index().assign(final=False))
+    kept = (trajectory[trajectory["final"]].groupby(keys)[[*cols, "step"]].mean()
+            .reset_index().assign(final=True))
+    return pd.concat([points, kept], ignore_index=True).sort_values(
+        [*keys, "final", "step"], ignore_index=True)
+
+
+def figure_trajectory(trajectory: pd.DataFrame) -> bytes:
+    """Each corpus's static Reff against its held-out validation loss along training, one
+    panel per (layer, d_model): seed-and-head means at each checkpoint, joined in step order
+    from the initialisation (right, high loss) to the kept weights (ringed)."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    means = trajectory_means(trajectory)
+    layers, sizes = sorted(means["layer"].unique()), sorted(means["d_model"].unique())
+    corpora = sorted(means["corpus"].unique())
+    colours = dict(zip(corpora, sns.color_palette("colorblind", len(corpora))))
+
+    def draw():
+        fig, axes = plt.subplots(len(layers), len(sizes), squeeze=False,
+                                 figsize=(3.4 * len(sizes), 3.0 * len(layers)))
+        for (i, layer), (j, d) in ((a, b) for a in enumerate(layers) for b in enumerate(sizes)):
+            ax = axes[i][j]
+            for corpus in corpora:
+                part = means[(means["corpus"] == corpus) & (means["d_model"] == d)
+                             & (means["layer"] == layer)]
+                line = part.sort_values(["final", "step"])
+                ax.plot(line["val_loss"], line["static_reff"], marker=".", lw=1,
+                        color=colours[corpus], label=corpus)
+                kept = part[part["final"]]
+                ax.scatter(kept["val_loss"], kept["static_reff"], s=60, facecolors="none",
+                           edgecolors=colours[corpus])
+            ax.set_title(f"d_model {d}, layer {layer}", fontsize=9)
+            ax.set_xlabel("held-out validation loss (nats/char)", fontsize=8)
+            ax.set_ylabel("static Reff(W_QK)", fontsize=8)
+        axes[0][-1].legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
+        fig.tight_layout()
+        return fig
+
+    return png(draw)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from entropic_bound.claims import published as P
@@ -31,6 +32,8 @@ from entropic_bound.reporting.figures import (
     figure_table2,
     figure_table4,
     figure_table6,
+    figure_trajectory,
+    trajectory_means,
 )
 from entropic_bound.reporting.tables import PAPER_GRID
 
@@ -48,11 +51,12 @@ class Section:
     notes: list[str] = field(default_factory=list)
     caption: str = ""  # what the figure shows, with units: workflow/report/figure_<anchor>.rst
     claims: list[dict] = field(default_factory=list)  # filled by render_report
+    own_anchor: str | None = None  # a second section on one paper table has its own anchor
 
     @property
     def anchor(self) -> str:
         """``table3`` for Table 3's section: also where a claim on ``table3_sweep`` links."""
-        return anchor_of(self.key)
+        return self.own_anchor or anchor_of(self.key)
 
 
 def anchor_of(table: str) -> str:
@@ -303,6 +307,35 @@ def section_table6(t: Tables) -> Section:
         figure=base64.b64encode(figure_table6(t["table6"])).decode())
 
 
+TRAINING_RECORD = ["corpus", "d_model", "seed", "stop_step", "stop_reason", "step", "tokens",
+                   "val_loss", "h1_bits", "converged", "below_h1", "trained"]
+
+
+def section_trajectory(t: Tables) -> Section:
+    traj = t["table6_trajectory"]
+    record = (traj[traj["final"]].groupby(["corpus", "d_model", "seed"], as_index=False)
+              .first()[TRAINING_RECORD].rename(columns={"step": "best_step",
+                                                        "tokens": "best_tokens"}))
+    record["h1_nats"] = record.pop("h1_bits") * np.log(2.0)
+    return Section(
+        "table6_trajectory", "Appendix B — training and the measures along it (E6)",
+        "Each cell trains with periodic validation on the first half of the validation split "
+        "and early stopping (e6.train: max_steps, eval_every, patience, min_delta); the "
+        "weights of the lowest validation loss are kept and measured on the second half. "
+        "SPEC E6's training criterion: a cell is trained when early stopping ended it before "
+        "max_steps (converged) and its validation loss lies at least e6.h1_margin below the "
+        "corpus's bigram entropy H1 (below_h1); App. B's claims on trained models are not "
+        "comparable unless every cell is. The measures are also taken at checkpoints along "
+        "training (step 0 and eval_every * 2^k), so each measure is seen against the "
+        "validation loss inside each cell: App. B's diagnosis (ii), that the measured rank "
+        "tracks fitting progress, read along training instead of across end points.",
+        [("Training record per cell", fmt(record)),
+         ("Measures along training (seed and head means; the kept weights last)",
+          fmt(trajectory_means(traj)))],
+        figure=base64.b64encode(figure_trajectory(traj)).decode(),
+        own_anchor="table6-training")
+
+
 SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
     ("table1", section_table1),
     ("table2", section_table2),
@@ -310,6 +343,7 @@ SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
     ("table4_predictability", section_table4),
     ("table5", section_table5),
     ("table6_stats", section_table6),
+    ("table6_trajectory", section_trajectory),
 ]
 
 

@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import tempfile
@@ -191,14 +192,51 @@ def added_keys(stamp_path: str | Path, repo: str | Path = ".",
     return sorted(set(now) - set(then))
 
 
+def changed_settings(stamp_path: str | Path, repo: str | Path = ".",
+                     paper_config: str = "config.yaml",
+                     schema: str = "workflow/schemas/config.schema.yaml") -> list[str] | None:
+    """Settings of the snapshot's run that no longer hold: the keys of its effective config
+    (``paper_config`` and ``schema`` at the snapshot's commit, checked against the stamp's
+    hash) whose current value differs or that no longer exist. Keys added since are not
+    counted. None when the snapshot's config cannot be rebuilt."""
+    stamp = json.loads(Path(stamp_path).read_text())
+    commit = stamp.get("commit", "")
+    old = {name: _git(repo, "show", f"{commit}:{name}") for name in (paper_config, schema)}
+    if any(shown.returncode for shown in old.values()):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {name: Path(tmp, Path(name).name) for name in old}
+        for name, shown in old.items():
+            paths[name].write_text(shown.stdout)
+        then = effective_config(str(paths[paper_config]), str(paths[schema]))
+    if config_hash(then) != stamp.get("config_sha256"):
+        return None
+    now = flat_settings(effective_config(str(Path(repo, paper_config)), str(Path(repo, schema))))
+    return sorted(key for key, value in flat_settings(then).items() if now.get(key) != value)
+
+
+def documented_changes(page: str | Path, heading: str = "## Since the snapshot") -> set[str]:
+    """The config keys named in backticks in the section of ``page`` that begins with
+    ``heading``: the setting changes the published snapshot is known not to reflect."""
+    text = Path(page).read_text(encoding="utf-8")
+    start = text.find(heading)
+    if start < 0:
+        return set()
+    end = text.find("\n## ", start + len(heading))
+    return set(re.findall(r"`([a-z0-9_]+(?:\.[a-z0-9_]+)+)`", text[start:end if end > 0 else None]))
+
+
 def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
                   paper_config: str = "config.yaml",
                   schema: str = "workflow/schemas/config.schema.yaml",
-                  require_current_config: bool = True) -> list[str]:
+                  require_current_config: bool = True,
+                  acknowledged: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Why the snapshot of ``stamp_path`` does not describe the checkout ``repo`` (empty: it
     does): its commit is unknown or not an ancestor of HEAD, it was built from uncommitted
     code, or (when ``require_current_config``) its config hash is not the current config's and
-    the difference is more than keys added to the schema since (:func:`added_keys`)."""
+    the difference is more than keys added to the schema since (:func:`added_keys`) and
+    settings changed since that are ``acknowledged`` (documented, :func:`documented_changes`:
+    the snapshot is then knowingly behind, and the docs say how)."""
     stamp = json.loads(Path(stamp_path).read_text())
     commit = stamp.get("commit", "")
     reasons = []
@@ -212,8 +250,14 @@ def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
                                            str(Path(repo, schema))))
     if (require_current_config and stamp.get("config_sha256") != current
             and added_keys(stamp_path, repo, paper_config, schema) is None):
-        reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
-                       f"{paper_config}'s {current}: the settings changed since")
+        changed = changed_settings(stamp_path, repo, paper_config, schema)
+        if changed is None or set(changed) - set(acknowledged):
+            undocumented = "" if changed is None else (
+                " (not documented: " + ", ".join(sorted(set(changed) - set(acknowledged)))
+                + ")")
+            reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
+                           f"{paper_config}'s {current}: the settings changed since"
+                           + undocumented)
     return reasons
 
 

@@ -337,33 +337,73 @@ def _cv(values: pd.Series) -> float:
     return float(values.std(ddof=1) / values.mean()) if len(values) > 1 else float("nan")
 
 
-def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFrame, ...]:
-    """App. B tables from the per-head measures and the per-corpus data-side quantities.
+def training_criterion(per_seed: pd.DataFrame, h1_margin: float) -> pd.DataFrame:
+    """SPEC E6's training criterion per (corpus, d_model, seed) cell: trained when early
+    stopping ended it (``stop_reason`` "patience": the validation loss had stopped improving
+    before ``max_steps``) and its validation loss is at least ``h1_margin`` nats/char below the
+    corpus's bigram entropy H1 (``h1_bits`` * ln 2). Adds ``converged``, ``below_h1`` and
+    ``trained``."""
+    out = per_seed.copy()
+    out["converged"] = out["stop_reason"] == "patience"
+    out["below_h1"] = out["val_loss"] <= out["h1_bits"] * np.log(2.0) - h1_margin
+    out["trained"] = out["converged"] & out["below_h1"]
+    return out
 
-    Returns (cells, layers, stats):
+
+def initial_cells(trajectory: pd.DataFrame) -> pd.DataFrame:
+    """Per (corpus, d_model): the seed-and-head means of every measure at initialisation
+    (the step-0 checkpoint of each cell's trajectory)."""
+    start = trajectory[(trajectory["step"] == 0) & ~trajectory["final"]]
+    return (start.groupby(["corpus", "d_model", "seed"])[[*HEAD_MEASURES, "ffn_stable_rank"]]
+            .mean().groupby(["corpus", "d_model"]).mean().reset_index())
+
+
+def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataFrame,
+           h1_margin: float) -> tuple[pd.DataFrame, ...]:
+    """App. B tables from the per-head measures, the per-corpus data-side quantities and the
+    measures along training.
+
+    Returns (cells, layers, stats, trajectory):
     ``cells``  one row per (corpus, d_model): seed means of the head-averaged measures, the
                static Reff at initialisation and the relative drop 1 - static/initial
                (``static_drop``), the FFN stable rank and validation loss, cv_seed of the static
-               Reff, and the corpus's predicted_rank and h1_bits;
+               Reff, the corpus's predicted_rank and h1_bits, the seed means of the stopping
+               step and tokens seen, and how many seeds meet the training criterion
+               (:func:`training_criterion`; ``trained_seeds`` of ``seeds``);
     ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure
                and of the initial static Reff, and the layer's drop from it (``static_drop``);
     ``stats``  one row per statistic (stat, value, lo, hi, n): Pearson/Spearman of predicted vs
                measured static rank (pooled, and Pearson within each d_model), cv_seed range,
                loss-rank Pearson (pooled and per d_model), largest model's layer
-               ranges, CV across corpora of every measure and of the predictor,
-               Pearson(H1, FFN stable rank), ridge full-rank and repeat-separation counts,
-               the range of static_drop over cells, and the largest model's initial static Reff
-               per layer.
+               ranges, CV across corpora of every measure and of the predictor (and of every
+               measure at initialisation), Pearson(H1, FFN stable rank) (and at
+               initialisation, with the median relative change of the FFN stable rank),
+               ridge full-rank and repeat-separation counts, the range of static_drop over
+               cells, the largest model's initial static Reff per layer, and the cells that
+               fail the training criterion (``untrained_cells``: value failing, lo reached
+               max_steps, hi not below H1, n cells);
+    ``trajectory`` the cells' measures along training, one row per (corpus, d_model, seed,
+               checkpoint step, layer, head), with the corpus's h1_bits and the cell's
+               training criterion.
     """
     per_seed = (measures.groupby(["corpus", "d_model", "seed"])
-                [[*HEAD_MEASURES, *CELL_EXTRAS]].mean().reset_index())
+                [[*HEAD_MEASURES, *CELL_EXTRAS, "stop_step", "tokens_seen"]].mean()
+                .reset_index())
+    stops = measures.groupby(["corpus", "d_model", "seed"])["stop_reason"].first()
+    per_seed = per_seed.merge(stops.reset_index(), on=["corpus", "d_model", "seed"]).merge(
+        data_side[["corpus", "h1_bits"]], on="corpus", how="left")
+    per_seed = training_criterion(per_seed, h1_margin)
     grouped = per_seed.groupby(["corpus", "d_model"])
-    cells = grouped[[*HEAD_MEASURES, *CELL_EXTRAS]].mean()
+    cells = grouped[[*HEAD_MEASURES, *CELL_EXTRAS, "stop_step", "tokens_seen"]].mean()
     cells["static_drop"] = 1.0 - cells["static_reff"] / cells["static_reff_init"]
     cells["cv_seed"] = grouped["static_reff"].apply(_cv)
     cells["seeds"] = grouped.size()
+    cells["trained_seeds"] = grouped["trained"].sum()
     cells = cells.reset_index().merge(
         data_side[["corpus", "predicted_rank", "h1_bits"]], on="corpus", how="left")
+    initial = initial_cells(trajectory).set_index(["corpus", "d_model"])
+    cells["ffn_stable_rank_init"] = initial.loc[
+        list(zip(cells["corpus"], cells["d_model"])), "ffn_stable_rank"].to_numpy()
     layers = (measures.groupby(["corpus", "d_model", "layer"])
               [[*HEAD_MEASURES, "static_reff_init"]].mean().reset_index())
     # how far training moved each layer's kernel from initialisation: a measured outcome
@@ -386,6 +426,14 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
              n=n),
         stat("static_drop", cells["static_drop"].median(), cells["static_drop"].min(),
              cells["static_drop"].max(), n),
+        stat("pearson_h1_vs_ffn_stable_rank_init",
+             cells["h1_bits"].corr(cells["ffn_stable_rank_init"]), n=n),
+        stat("ffn_stable_rank_change",
+             (cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1).abs().median(),
+             (cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1).min(),
+             (cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1).max(), n),
+        stat("untrained_cells", (~per_seed["trained"]).sum(), (~per_seed["converged"]).sum(),
+             (~per_seed["below_h1"]).sum(), len(per_seed)),
     ]
     # The pooled statistics mix sizes (the measured rank grows with d_model); the same
     # correlations within each size show whether pooling hides or creates the sign.
@@ -407,6 +455,9 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
     for m in HEAD_MEASURES:
         cvs = cells.groupby("d_model")[m].apply(_cv)
         rows.append(stat(f"cv_across_corpora_{m}", cvs.mean(), cvs.min(), cvs.max(), len(cvs)))
+        cvs = initial.groupby("d_model")[m].apply(_cv)
+        rows.append(stat(f"cv_across_corpora_{m}_init", cvs.mean(), cvs.min(), cvs.max(),
+                         len(cvs)))
     rows.append(stat("cv_across_corpora_predicted_rank", _cv(data_side["predicted_rank"]),
                      n=len(data_side)))
     full = (data_side["ridge_numerical_rank"] == data_side["ridge_dim"]).sum()
@@ -428,7 +479,10 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame) -> tuple[pd.DataFram
     rows.append(stat("repeat_separated_corpora", len(separated(data_side["repeat_reff"])),
                      data_side["repeat_reff"].min(), data_side["repeat_reff"].max(),
                      len(data_side)))
-    return cells, layers, pd.DataFrame(rows)
+    trajectory = trajectory.merge(
+        per_seed[["corpus", "d_model", "seed", "h1_bits", "converged", "below_h1", "trained"]],
+        on=["corpus", "d_model", "seed"], how="left")
+    return cells, layers, pd.DataFrame(rows), trajectory
 
 
 def separated(values: pd.Series, z: float = SEPARATION_Z) -> list:
