@@ -134,6 +134,29 @@ def cmd_aggregate_table4(a: argparse.Namespace) -> None:
     write_parquet(a.scores, scores)
 
 
+def cmd_inspect(a: argparse.Namespace) -> None:
+    from entropic_bound.measures.inspection import BadInspection, inspect_model
+    from entropic_bound.plumbing.atomic import write_bytes, write_parquet
+
+    try:
+        frame = inspect_model(a.model, a.text, count=a.windows, context=a.context,
+                              meta=a.meta, byte_tokens=a.byte_tokens)
+    except BadInspection as err:  # one clear line: the file or option and what it expects
+        logging.getLogger("entropic_bound").error("%s", err)
+        sys.exit(2)
+    import pandas as pd
+
+    with pd.option_context("display.width", 200, "display.max_rows", 10_000):
+        print(frame.drop(columns=["model"]).round(4).to_string(index=False))
+    if a.out:
+        write_parquet(a.out, frame)
+    if a.figure:
+        from entropic_bound.reporting.figures import figure_inspect
+
+        write_bytes(a.figure, figure_inspect(frame, f"{a.model} on {a.text} "
+                                                    f"({a.windows} windows)"))
+
+
 def cmd_fetch_corpus(a: argparse.Namespace) -> None:
     from entropic_bound.data.corpora import fetch_corpus
 
@@ -319,6 +342,18 @@ def build_parser() -> argparse.ArgumentParser:
         ("--tol", {"type": float, "default": None,
                    "help": "relative numerical-rank tolerance (default: the schema's)"}),
         ("--out", {"default": None, "help": "also write every estimator's row as parquet"}))
+    add("inspect", cmd_inspect,
+        ("model", {"help": "an E6 cell's weights (.npz) or a local Hugging Face model folder"}),
+        ("--text", {"required": True, "help": "UTF-8 text whose windows the model reads"}),
+        ("--windows", {"type": int, "default": 32, "help": "evenly spaced windows"}),
+        ("--context", {"type": int, "default": None,
+                       "help": "tokens per window (default: the cell's context; 256 for a "
+                               "Hugging Face model, at most its positions)"}),
+        ("--meta", {"default": None, "help": "an E6 cell's corpus meta.json (its vocabulary)"}),
+        ("--byte-tokens", {"action": "store_true",
+                           "help": "a model folder without a tokenizer: UTF-8 bytes as ids"}),
+        ("--out", {"default": None, "help": "also write the table as parquet"}),
+        ("--figure", {"default": None, "help": "also draw the layer x head figure (PNG)"}))
     add("fetch-corpus", cmd_fetch_corpus, ("--text", req), ("--provenance", req))
     add("tokenize-corpus", cmd_tokenize_corpus, ("--text", req), ("--provenance", req),
         ("--tokens", req),

@@ -14,11 +14,11 @@ from entropic_bound.plumbing.settings import effective_config
 from entropic_bound.reporting.costs import LOG_STAMP
 from entropic_bound.reporting.snapshot import (
     added_keys,
-    changed_settings,
-    documented_changes,
     block_begin,
     block_end,
+    changed_settings,
     config_hash,
+    documented_changes,
     headline_markdown,
     results_markdown,
     stale_reasons,

@@ -29,14 +29,15 @@ from entropic_bound.training.lm import EarlyStopping
 NO_STOP = 10**9  # a patience no run reaches: the pilot sees every curve to max_steps
 
 
-def pilot_config(max_steps: int, precision: str) -> LMConfig:
-    """The schema's E6 model and training settings with the pilot's budget and precision."""
+def pilot_config(max_steps: int, precision: str, patience: int = NO_STOP) -> LMConfig:
+    """The schema's E6 model and training settings with the pilot's budget and precision
+    (and, to try the stopping rule itself, a patience)."""
     return LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
-                       "max_steps": max_steps, "patience": NO_STOP, "precision": precision})
+                       "max_steps": max_steps, "patience": patience, "precision": precision})
 
 
 def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, precision: str,
-             max_steps: int) -> str:
+             max_steps: int, patience: int = NO_STOP) -> str:
     """Train and measure one pilot cell; returns its folder."""
     import torch
 
@@ -44,7 +45,7 @@ def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, preci
     from entropic_bound.training.lm import train_lm
 
     torch.set_num_threads(1)
-    cfg = pilot_config(max_steps, precision)
+    cfg = pilot_config(max_steps, precision, patience)
     cell = Path(out) / f"{corpus}_d{d_model}_s{seed}_{precision}"
     cell.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(filename=cell / "log.txt", level=logging.INFO, force=True)
@@ -91,6 +92,49 @@ def summary(out: str, patiences: list[int], min_delta: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def figure(out: str) -> bytes:
+    """The pilot's curves: per d_model, each cell's validation loss on the selection windows
+    against the step (top) and its layers' static Reff at the checkpoints and the kept
+    weights (bottom)."""
+    import matplotlib.pyplot as plt
+
+    from entropic_bound.reporting.figures import png
+
+    cells = sorted(Path(out).glob("*/trajectory.parquet"))
+    metrics = {p.parent.name: read_parquet(p.parent / "metrics.parquet").iloc[0] for p in cells}
+    sizes = sorted({int(m["d_model"]) for m in metrics.values()})
+
+    def draw():
+        fig, axes = plt.subplots(2, len(sizes), squeeze=False,
+                                 figsize=(4.2 * len(sizes), 6.4))
+        for j, d in enumerate(sizes):
+            for path in cells:
+                m = metrics[path.parent.name]
+                if int(m["d_model"]) != d:
+                    continue
+                label = f"{m['corpus']} s{m['seed']} {m['precision']}"
+                style = "-" if m["precision"] == "bf16" else "--"
+                axes[0][j].plot(m["select_step"], m["select_loss"], style, lw=1, label=label)
+                traj = read_parquet(path)  # the checkpoints, then the kept weights
+                traj = traj.sort_values(["final", "step"]).groupby(
+                    ["step", "layer"], sort=False)["static_reff"].mean()
+                for layer, part in traj.groupby(level="layer"):
+                    axes[1][j].plot(part.index.get_level_values("step"), part.to_numpy(),
+                                    style, marker=".", lw=1,
+                                    label=f"{label} layer {layer}")
+            axes[0][j].set_title(f"d_model {d}", fontsize=9)
+            axes[0][j].set_ylabel("validation loss (nats/char)", fontsize=8)
+            axes[0][j].set_ylim(top=2.6)
+            axes[1][j].set_ylabel("static Reff(W_QK), head mean", fontsize=8)
+            axes[1][j].set_xlabel("step", fontsize=8)
+            axes[0][j].legend(fontsize=6)
+        axes[1][-1].legend(fontsize=5, bbox_to_anchor=(1.02, 1), loc="upper left")
+        fig.tight_layout()
+        return fig
+
+    return png(draw)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--corpora-root", default="results/corpora")
@@ -99,22 +143,30 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--runs", nargs="+", default=["fp32:0"],
                    help="precision:seed pairs, e.g. fp32:0 bf16:0 bf16:1")
     p.add_argument("--max-steps", type=int, required=True)
-    p.add_argument("--patiences", nargs="+", type=int, default=[3, 5, 10])
+    p.add_argument("--patience", type=int, default=NO_STOP,
+                   help="train with the stopping rule at this patience (default: never stop)")
+    p.add_argument("--patiences", nargs="+", type=int, default=[3, 5, 10],
+                   help="patiences to replay on the curves")
     p.add_argument("--min-delta", type=float, default=schema_defaults("e6", "train")["min_delta"])
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", required=True)
+    p.add_argument("--figure", default=None, help="also draw the curves (PNG)")
     a = p.parse_args(argv)
     cells = [(c, d, int(run.split(":")[1]), run.split(":")[0])
              for d in sorted(a.d_models, reverse=True) for c in a.corpora for run in a.runs]
     todo = [cell for cell in cells if not (Path(a.out) / "{}_d{}_s{}_{}".format(*cell)
                                            / "trajectory.parquet").exists()]
     with ProcessPoolExecutor(a.jobs) as pool:
-        futures = [pool.submit(run_cell, a.corpora_root, a.out, *cell, a.max_steps)
+        futures = [pool.submit(run_cell, a.corpora_root, a.out, *cell, a.max_steps, a.patience)
                    for cell in todo]
         for f in futures:
             print("done", f.result(), flush=True)
     table = summary(a.out, a.patiences, a.min_delta)
     write_parquet(Path(a.out) / "summary.parquet", table)
+    if a.figure:
+        from entropic_bound.plumbing.atomic import write_bytes
+
+        write_bytes(a.figure, figure(a.out))
     print(json.dumps(table.to_dict("records"), indent=0, default=str)[:20000])
 
 

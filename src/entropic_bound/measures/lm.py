@@ -50,17 +50,37 @@ MEASURES = ("static_reff", "static_reff_energy", "mean_attn_reff", "per_input_re
             "participation", "whitened_reff")
 
 
-def head_measures(kernel: np.ndarray, attn: np.ndarray, cov: np.ndarray) -> dict[str, float]:
-    """The five head measures from W_QK (d x d), the head's maps (N, T, T) and Sigma_X (d x d)."""
+def head_measures(wq: np.ndarray, wk: np.ndarray, attn: np.ndarray,
+                  cov: np.ndarray) -> dict[str, float]:
+    """The head measures from its query and key maps W_Q, W_K (d x d_head each, so that the
+    scores are h W_Q (h' W_K)^T), its maps (N, T, T) and Sigma_X (d x d). The kernels are
+    taken through their factors (:func:`spectra.product_singular_values`): W_QK = W_Q W_K^T
+    and W_QK Sigma^1/2 = W_Q (Sigma^1/2 W_K)^T, Sigma^1/2 being symmetric."""
     attn = np.asarray(attn, dtype=np.float64)
+    static = spectra.product_singular_values(wq, wk)
+    whitened = spectra.product_singular_values(wq, sqrt_psd(cov) @ np.asarray(wk, np.float64))
     return {
-        "static_reff": spectra.reff(kernel),
-        "static_reff_energy": spectra.reff_energy(kernel),
+        "static_reff": spectra.entropy_rank(static),
+        "static_reff_energy": spectra.entropy_rank(static**2),
         "mean_attn_reff": spectra.reff(attn.mean(axis=0)),
         "per_input_reff": float(spectra.reff_stack(attn).mean()),
         "participation": participation(attn),
-        "whitened_reff": spectra.reff(kernel @ sqrt_psd(cov)),
+        "whitened_reff": spectra.entropy_rank(whitened),
     }
+
+
+def layer_rows(factors: list[tuple[np.ndarray, np.ndarray]], attn: np.ndarray,
+               inputs: np.ndarray, ffn_in: np.ndarray) -> list[dict]:
+    """One row per head of one layer, whatever the architecture: ``factors`` (W_Q, W_K) per
+    head, ``attn`` its maps (N, heads, T, T), ``inputs`` the layer's attention input
+    (N, T, d; its covariance whitens the kernels) and ``ffn_in`` the FFN's up-projection
+    (its stable rank, eq. 3, is the layer's)."""
+    cov = np.cov(np.asarray(inputs, dtype=np.float64).reshape(-1, inputs.shape[-1]),
+                 rowvar=False)
+    ffn = spectra.rstable(np.asarray(ffn_in, dtype=np.float64))
+    return [{"head": head, "ffn_stable_rank": ffn,
+             **head_measures(wq, wk, attn[:, head], cov)}
+            for head, (wq, wk) in enumerate(factors)]
 
 
 def model_measures(model: CharTransformer, x: torch.Tensor, y: torch.Tensor
@@ -72,13 +92,9 @@ def model_measures(model: CharTransformer, x: torch.Tensor, y: torch.Tensor
         loss = cross_entropy(model(x, probe), y)
     rows = []
     for layer, (block, seen) in enumerate(zip(model.blocks, probe)):
-        h = seen["input"].double().reshape(-1, seen["input"].shape[-1]).numpy()
-        cov = np.cov(h, rowvar=False)
-        ffn = spectra.rstable(block.fc.weight.detach().double().numpy())
-        for head in range(block.heads):
-            rows.append({"layer": layer, "head": head, "ffn_stable_rank": ffn,
-                         **head_measures(block.head_kernel(head),
-                                         seen["attn"][:, head].numpy(), cov)})
+        factors = [block.head_factors(head) for head in range(block.heads)]
+        rows += [{"layer": layer, **row} for row in layer_rows(
+            factors, seen["attn"].numpy(), seen["input"].numpy(), block.fc.weight.detach())]
     return loss, rows
 
 
@@ -97,8 +113,9 @@ def measure_lm(tokens: str, meta: str, weights: str, checkpoints: str, metrics: 
     selection = dict(zip(record["select_step"], record["select_loss"]))
     vocab = info["vocab_size"]
     init = load_model(checkpoints, vocab, d_model, cfg, checkpoint_prefix(0))
-    initial = {(layer, head): spectra.reff(block.head_kernel(head))
-               for layer, block in enumerate(init.blocks) for head in range(block.heads)}
+    initial = {(layer, head): spectra.entropy_rank(
+        spectra.product_singular_values(*block.head_factors(head)))
+        for layer, block in enumerate(init.blocks) for head in range(block.heads)}
     points = [(step, load_model(checkpoints, vocab, d_model, cfg, checkpoint_prefix(step)),
                False) for step in checkpoint_steps_in(checkpoints)]
     points.append((int(record["best_step"]), load_model(weights, vocab, d_model, cfg), True))

@@ -11,6 +11,7 @@ import numpy as np
 __all__ = [
     "singular_values",
     "entropy_rank",
+    "product_singular_values",
     "reff",
     "reff_energy",
     "rstable",
@@ -32,6 +33,16 @@ def singular_values(m: np.ndarray) -> np.ndarray:
     if m.size == 0:
         return np.zeros(0)
     return np.linalg.svd(m, compute_uv=False)
+
+
+def product_singular_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Singular values of a @ b.T for thin factors a (p x k) and b (q x k), k <= p, q: those
+    of R_a R_b^T with a = Q_a R_a and b = Q_b R_b (Q orthonormal), a k x k problem instead of
+    p x q (a d_model x d_model head kernel of rank d_head costs one d_head x d_head SVD)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape[1] >= min(a.shape[0], b.shape[0]):
+        return singular_values(a @ b.T)
+    return singular_values(np.linalg.qr(a, mode="r") @ np.linalg.qr(b, mode="r").T)
 
 
 def entropy_rank(weights: np.ndarray) -> float:

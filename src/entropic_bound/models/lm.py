@@ -94,12 +94,17 @@ class Block(nn.Module):
         x = x + self.proj((attn @ v).transpose(1, 2).reshape(B, T, d))
         return x + self.out(F.gelu(self.fc(self.ln2(x))))
 
-    def head_kernel(self, head: int) -> np.ndarray:
-        """W_QK = W_Q W_K^T (d_model x d_model) of one head, float64."""
+    def head_factors(self, head: int) -> tuple[np.ndarray, np.ndarray]:
+        """(W_Q, W_K) of one head, d_model x d_head each, float64: its scores are
+        h W_Q (h' W_K)^T / sqrt(d_head)."""
         w = self.qkv.weight.detach().double().cpu()
         d, rows = w.shape[1], slice(head * self.dh, (head + 1) * self.dh)
-        wq, wk = w[:d][rows].T, w[d:2 * d][rows].T
-        return (wq @ wk.T).numpy()
+        return w[:d][rows].T.numpy(), w[d:2 * d][rows].T.numpy()
+
+    def head_kernel(self, head: int) -> np.ndarray:
+        """W_QK = W_Q W_K^T (d_model x d_model) of one head, float64."""
+        wq, wk = self.head_factors(head)
+        return wq @ wk.T
 
 
 class CharTransformer(nn.Module):

@@ -155,3 +155,29 @@ def figure_trajectory(trajectory: pd.DataFrame) -> bytes:
         return fig
 
     return png(draw)
+
+
+INSPECT_PANELS = ("static_reff", "whitened_reff", "mean_attn_reff", "per_input_reff")
+
+
+def figure_inspect(frame: pd.DataFrame, title: str) -> bytes:
+    """``entropic-bound inspect``: one layer x head heatmap per measure (annotated values)."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    layers, heads = frame["layer"].nunique(), frame["head"].nunique()
+
+    def draw():
+        fig, axes = plt.subplots(1, len(INSPECT_PANELS), squeeze=False,
+                                 figsize=(max(10, 1.2 * heads * len(INSPECT_PANELS) / 2),
+                                          1.2 + 0.45 * layers))
+        for ax, measure in zip(axes[0], INSPECT_PANELS):
+            grid = frame.pivot(index="layer", columns="head", values=measure)
+            sns.heatmap(grid, ax=ax, annot=heads * layers <= 64, fmt=".1f", cmap="viridis",
+                        cbar=True, annot_kws={"fontsize": 6})
+            ax.set_title(measure, fontsize=9)
+        fig.suptitle(title, fontsize=9)
+        fig.tight_layout()
+        return fig
+
+    return png(draw)

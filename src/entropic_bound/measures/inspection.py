@@ -1,0 +1,141 @@
+"""The App. B measures of a user's model on the user's text (``entropic-bound inspect``;
+issue 27, the paper's open problem (ii)).
+
+MODEL is either an E6 cell of this workflow (its weights ``.npz``, read with the training
+settings of the ``.metrics.parquet`` beside it and the corpus vocabulary of its
+``meta.json``) or a local Hugging Face decoder directory (:mod:`entropic_bound.models.hf`).
+Both go through :func:`entropic_bound.measures.lm.layer_rows`, the function the workflow's
+measures use, so an E6 cell inspected on its own held-out windows gives the workflow's
+numbers. The text is cut into ``windows`` evenly spaced windows of ``context`` tokens
+(:func:`entropic_bound.models.lm.eval_starts`), as the workflow cuts its validation split.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from entropic_bound.measures.lm import MEASURES, layer_rows, model_measures
+from entropic_bound.models.lm import LMConfig, cross_entropy, eval_starts, load_model, windows
+
+COLUMNS = ["layer", "head", *MEASURES, "ffn_stable_rank"]
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "tokenizer.model")
+
+
+class BadInspection(ValueError):
+    """A model, text or setting inspect cannot use: the message names it and what is expected."""
+
+
+def read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError as err:
+        raise BadInspection(f"{path}: no such text file") from err
+    except UnicodeDecodeError as err:
+        raise BadInspection(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from err
+
+
+def text_windows(ids: np.ndarray, context: int, count: int,
+                 source: str) -> tuple[torch.Tensor, ...]:
+    """``count`` evenly spaced windows of ``context`` tokens and their next tokens."""
+    if len(ids) <= context + 1:
+        raise BadInspection(f"{source}: {len(ids)} tokens, fewer than one window of "
+                            f"context + 1 = {context + 1}; give a longer text or a smaller "
+                            "--context")
+    return windows(ids, eval_starts(len(ids), context, count), context)
+
+
+def _cell_config(weights: Path) -> tuple[dict, LMConfig]:
+    metrics = weights.with_name(weights.name.removesuffix(".npz") + ".metrics.parquet")
+    if not metrics.is_file():
+        raise BadInspection(f"{weights}: no {metrics.name} beside it; an E6 cell's weights "
+                            "are read with the settings its training recorded")
+    record = pd.read_parquet(metrics).iloc[0]
+    names = {f.name for f in fields(LMConfig)}
+    return record.to_dict(), LMConfig(**{k: record[k] for k in names if k in record})
+
+
+def inspect_cell(weights: Path, text: str, source: str, *, count: int,
+                 context: int | None, meta: str | None) -> tuple[float, list[dict]]:
+    """(loss, rows) of an E6 cell: its vocabulary from ``meta`` (default: the corpus's
+    ``results/corpora/<corpus>/meta.json``)."""
+    from entropic_bound.data.tokens import encode
+
+    record, cfg = _cell_config(weights)
+    meta_path = Path(meta or f"results/corpora/{record['corpus']}/meta.json")
+    if not meta_path.is_file():
+        raise BadInspection(f"{meta_path}: no such vocabulary file; pass --meta, the corpus's "
+                            "meta.json")
+    vocab = json.loads(meta_path.read_text())["vocab"]
+    try:
+        ids = encode(text, vocab)
+    except ValueError as err:
+        raise BadInspection(f"{source}: {err}") from err
+    context = context or cfg.context
+    if context > cfg.context:
+        raise BadInspection(f"--context {context} is longer than the cell's {cfg.context}")
+    model = load_model(str(weights), len(vocab), int(record["d_model"]), cfg)
+    x, y = text_windows(ids, context, count, source)
+    return model_measures(model, x, y)
+
+
+def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int | None,
+               byte_tokens: bool) -> tuple[float, list[dict]]:
+    """(loss, rows) of a local Hugging Face decoder."""
+    from entropic_bound.models import hf
+
+    try:
+        model = hf.load(path)
+    except hf.UnsupportedModel as err:
+        raise BadInspection(str(err)) from err
+    if byte_tokens:
+        ids = np.frombuffer(text.encode("utf-8"), dtype=np.uint8).astype(np.int64)
+        if model.config.vocab_size < 256:
+            raise BadInspection(f"{path}: --byte-tokens needs a vocabulary of >= 256, not "
+                                f"{model.config.vocab_size}")
+    else:
+        import transformers
+
+        if not any((path / name).is_file() for name in TOKENIZER_FILES):
+            raise BadInspection(f"{path}: no tokenizer in the directory (none of "
+                                f"{', '.join(TOKENIZER_FILES)}); pass --byte-tokens to read the "
+                                "text's UTF-8 bytes as token ids")
+        tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
+        ids = np.asarray(tok(text)["input_ids"], dtype=np.int64)
+    limit = getattr(model.config, "n_positions", None) or model.config.max_position_embeddings
+    context = context or min(256, limit)
+    if context > limit:
+        raise BadInspection(f"--context {context} is longer than the model's {limit} positions")
+    x, y = text_windows(ids, context, count, source)
+    logits, seen = hf.probe(model, x)
+    rows = []
+    for layer, (block, probe) in enumerate(zip(hf.blocks(model), seen)):
+        factors, ffn_in = hf.layer_parts(model, block)
+        rows += [{"layer": layer, **row}
+                 for row in layer_rows(factors, probe["attn"], probe["input"], ffn_in)]
+    return cross_entropy(logits, y), rows
+
+
+def inspect_model(model: str | Path, text_path: str | Path, *, count: int = 32,
+                  context: int | None = None, meta: str | None = None,
+                  byte_tokens: bool = False) -> pd.DataFrame:
+    """One row per (layer, head): every E6 measure of MODEL on ``count`` windows of the text,
+    with the text's mean next-token cross-entropy (``loss``, nats/token) and the windows."""
+    model = Path(model)
+    text = read_text(text_path)
+    if model.is_file() and model.suffix == ".npz":
+        loss, rows = inspect_cell(model, text, str(text_path), count=count, context=context,
+                                  meta=meta)
+    elif model.is_dir():
+        loss, rows = inspect_hf(model, text, str(text_path), count=count, context=context,
+                                byte_tokens=byte_tokens)
+    else:
+        raise BadInspection(f"{model}: no such E6 weights file (.npz) or model directory "
+                            "(inspect reads local files only and fetches nothing from a hub)")
+    frame = pd.DataFrame(rows)[COLUMNS]
+    return frame.assign(loss=loss, windows=count, model=str(model))
