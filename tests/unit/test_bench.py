@@ -151,3 +151,13 @@ def test_the_job_start_floor_counts_every_job_of_the_dag_by_its_command():
     assert job_start_seconds("train-grid", rounds=1) > job_start_seconds("claims", rounds=1)
     with pytest.raises(KeyError, match="no command 'nope'"):
         job_start_seconds("nope")
+
+
+def test_the_e6_pilot_replays_the_stopping_rule_on_a_curve():
+    from entropic_bound.benchmarks.e6_pilot import replay
+
+    steps = [0, 100, 200, 300, 400, 500]
+    # improves by 0.5, then by less than min_delta twice: stops at 300 with patience 2
+    assert replay(steps, [3.0, 2.5, 2.498, 2.497, 2.0, 1.9], 2, 0.005) == (300, 300, 2.497)
+    # with patience 3 it sees the drop at 400 and runs to the end
+    assert replay(steps, [3.0, 2.5, 2.498, 2.497, 2.0, 1.9], 3, 0.005) == (500, 500, 1.9)
