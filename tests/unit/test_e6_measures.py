@@ -290,7 +290,7 @@ def test_lm_training_stops_by_patience_and_keeps_the_best_weights(tiny_corpus):
 def test_bf16_training_runs_and_is_deterministic(tiny_corpus):
     a = _train(tiny_corpus, "h", precision="bf16")
     b = _train(tiny_corpus, "i", precision="bf16")
-    fp32 = _train(tiny_corpus, "f")
+    fp32 = _train(tiny_corpus, "f", precision="fp32")
     assert a["val_loss"].iloc[0] == b["val_loss"].iloc[0]
     assert np.isfinite(a["val_loss"].iloc[0]) and a["val_loss"].iloc[0] != fp32["val_loss"].iloc[0]
 

@@ -108,27 +108,29 @@ def figure(out: str) -> bytes:
         fig, axes = plt.subplots(2, len(sizes), squeeze=False,
                                  figsize=(4.2 * len(sizes), 6.4))
         for j, d in enumerate(sizes):
-            for path in cells:
+            for path in sorted(cells, key=lambda c: c.parent.name):
                 m = metrics[path.parent.name]
                 if int(m["d_model"]) != d:
                     continue
-                label = f"{m['corpus']} s{m['seed']} {m['precision']}"
+                label = f"{m['corpus']} s{m['seed']} {m['precision']} to {m['max_steps']}"
                 style = "-" if m["precision"] == "bf16" else "--"
-                axes[0][j].plot(m["select_step"], m["select_loss"], style, lw=1, label=label)
+                line, = axes[0][j].plot(m["select_step"], m["select_loss"], style, lw=1,
+                                        label=label)
                 traj = read_parquet(path)  # the checkpoints, then the kept weights
                 traj = traj.sort_values(["final", "step"]).groupby(
                     ["step", "layer"], sort=False)["static_reff"].mean()
                 for layer, part in traj.groupby(level="layer"):
+                    # one colour per cell (as above), one marker per layer
                     axes[1][j].plot(part.index.get_level_values("step"), part.to_numpy(),
-                                    style, marker=".", lw=1,
-                                    label=f"{label} layer {layer}")
+                                    style, marker="o" if layer == 0 else "x", ms=4, lw=1,
+                                    color=line.get_color())
             axes[0][j].set_title(f"d_model {d}", fontsize=9)
             axes[0][j].set_ylabel("validation loss (nats/char)", fontsize=8)
             axes[0][j].set_ylim(top=2.6)
-            axes[1][j].set_ylabel("static Reff(W_QK), head mean", fontsize=8)
+            axes[1][j].set_ylabel("static Reff(W_QK), head mean (o layer 0, x layer 1)",
+                                  fontsize=8)
             axes[1][j].set_xlabel("step", fontsize=8)
             axes[0][j].legend(fontsize=6)
-        axes[1][-1].legend(fontsize=5, bbox_to_anchor=(1.02, 1), loc="upper left")
         fig.tight_layout()
         return fig
 
