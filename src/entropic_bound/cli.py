@@ -140,7 +140,7 @@ def cmd_inspect(a: argparse.Namespace) -> None:
 
     try:
         frame = inspect_model(a.model, a.text, count=a.windows, context=a.context,
-                              meta=a.meta, byte_tokens=a.byte_tokens)
+                              meta=a.meta, byte_tokens=a.byte_tokens, step=a.step)
     except BadInspection as err:  # one clear line: the file or option and what it expects
         logging.getLogger("entropic_bound").error("%s", err)
         sys.exit(2)
@@ -350,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "help": "tokens per window (default: the cell's context; 256 for a "
                                "Hugging Face model, at most its positions)"}),
         ("--meta", {"default": None, "help": "an E6 cell's corpus meta.json (its vocabulary)"}),
+        ("--step", {"type": int, "default": None,
+                    "help": "with an E6 cell's .checkpoints.npz: the checkpoint to read"}),
         ("--byte-tokens", {"action": "store_true",
                            "help": "a model folder without a tokenizer: UTF-8 bytes as ids"}),
         ("--out", {"default": None, "help": "also write the table as parquet"}),

@@ -131,8 +131,8 @@ def test_an_e6_cell_inspected_on_its_held_out_windows_gives_the_workflows_measur
                       "select_windows": 4, "eval_windows": 6})
     cell = tmp_path / "cell"
     kw = {"corpus": "tiny", "d_model": 16, "seed": 0, "cfg": cfg}
-    train_lm(tok, meta, f"{cell}.npz", f"{cell}.metrics.parquet", f"{cell}.ckpt.npz", **kw)
-    measured, _ = measure_lm(tok, meta, f"{cell}.npz", f"{cell}.ckpt.npz",
+    train_lm(tok, meta, f"{cell}.npz", f"{cell}.metrics.parquet", f"{cell}.checkpoints.npz", **kw)
+    measured, _ = measure_lm(tok, meta, f"{cell}.npz", f"{cell}.checkpoints.npz",
                              f"{cell}.metrics.parquet", str(tmp_path / "m.parquet"),
                              str(tmp_path / "traj.parquet"), **kw)
     arrays, info = load_tokens(tok, meta)
@@ -143,6 +143,13 @@ def test_an_e6_cell_inspected_on_its_held_out_windows_gives_the_workflows_measur
                    "whitened_reff", "ffn_stable_rank"):
         assert np.allclose(frame[column], measured[column], rtol=1e-12, atol=0), column
     assert frame["loss"].iloc[0] == pytest.approx(measured["val_loss"].iloc[0], abs=1e-6)
+    # one checkpoint along training: the trajectory's row of that step
+    traj = pd.read_parquet(tmp_path / "traj.parquet")
+    at10 = traj[(traj["step"] == 10) & ~traj["final"]].reset_index(drop=True)
+    early = inspect_model(f"{cell}.checkpoints.npz", held, count=6, meta=meta, step=10)
+    assert np.allclose(early["static_reff"], at10["static_reff"], rtol=1e-12, atol=0)
+    with pytest.raises(BadInspection, match="give --step, one of the checkpoints 0, 10"):
+        inspect_model(f"{cell}.checkpoints.npz", held, count=6, meta=meta)
 
 
 @pytest.mark.parametrize("setup, message", [

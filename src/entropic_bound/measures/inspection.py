@@ -1,9 +1,10 @@
 """The App. B measures of a user's model on the user's text (``entropic-bound inspect``;
 issue 27, the paper's open problem (ii)).
 
-MODEL is either an E6 cell of this workflow (its weights ``.npz``, read with the training
-settings of the ``.metrics.parquet`` beside it and the corpus vocabulary of its
-``meta.json``) or a local Hugging Face decoder directory (:mod:`entropic_bound.models.hf`).
+MODEL is either an E6 cell of this workflow (its weights ``.npz``, or one step of its
+``.checkpoints.npz``, read with the training settings of the ``.metrics.parquet`` beside it
+and the corpus vocabulary of its ``meta.json``) or a local Hugging Face decoder directory
+(:mod:`entropic_bound.models.hf`).
 Both go through :func:`entropic_bound.measures.lm.layer_rows`, the function the workflow's
 measures use, so an E6 cell inspected on its own held-out windows gives the workflow's
 numbers. The text is cut into ``windows`` evenly spaced windows of ``context`` tokens
@@ -21,7 +22,15 @@ import pandas as pd
 import torch
 
 from entropic_bound.measures.lm import MEASURES, layer_rows, model_measures
-from entropic_bound.models.lm import LMConfig, cross_entropy, eval_starts, load_model, windows
+from entropic_bound.models.lm import (
+    LMConfig,
+    checkpoint_prefix,
+    checkpoint_steps_in,
+    cross_entropy,
+    eval_starts,
+    load_model,
+    windows,
+)
 
 COLUMNS = ["layer", "head", *MEASURES, "ffn_stable_rank"]
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "tokenizer.model")
@@ -51,7 +60,8 @@ def text_windows(ids: np.ndarray, context: int, count: int,
 
 
 def _cell_config(weights: Path) -> tuple[dict, LMConfig]:
-    metrics = weights.with_name(weights.name.removesuffix(".npz") + ".metrics.parquet")
+    stem = weights.name.removesuffix(".npz").removesuffix(".checkpoints")
+    metrics = weights.with_name(stem + ".metrics.parquet")
     if not metrics.is_file():
         raise BadInspection(f"{weights}: no {metrics.name} beside it; an E6 cell's weights "
                             "are read with the settings its training recorded")
@@ -61,8 +71,10 @@ def _cell_config(weights: Path) -> tuple[dict, LMConfig]:
 
 
 def inspect_cell(weights: Path, text: str, source: str, *, count: int,
-                 context: int | None, meta: str | None) -> tuple[float, list[dict]]:
-    """(loss, rows) of an E6 cell: its vocabulary from ``meta`` (default: the corpus's
+                 context: int | None, meta: str | None,
+                 step: int | None = None) -> tuple[float, list[dict]]:
+    """(loss, rows) of an E6 cell: its kept weights, or with ``step`` the checkpoint of that
+    step from its ``.checkpoints.npz``; its vocabulary from ``meta`` (default: the corpus's
     ``results/corpora/<corpus>/meta.json``)."""
     from entropic_bound.data.tokens import encode
 
@@ -79,7 +91,14 @@ def inspect_cell(weights: Path, text: str, source: str, *, count: int,
     context = context or cfg.context
     if context > cfg.context:
         raise BadInspection(f"--context {context} is longer than the cell's {cfg.context}")
-    model = load_model(str(weights), len(vocab), int(record["d_model"]), cfg)
+    prefix = ""
+    if weights.name.endswith(".checkpoints.npz"):
+        steps = checkpoint_steps_in(str(weights))
+        if step not in steps:
+            raise BadInspection(f"{weights}: give --step, one of the checkpoints "
+                                f"{', '.join(map(str, steps))}")
+        prefix = checkpoint_prefix(step)
+    model = load_model(str(weights), len(vocab), int(record["d_model"]), cfg, prefix)
     x, y = text_windows(ids, context, count, source)
     return model_measures(model, x, y)
 
@@ -123,14 +142,15 @@ def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int |
 
 def inspect_model(model: str | Path, text_path: str | Path, *, count: int = 32,
                   context: int | None = None, meta: str | None = None,
-                  byte_tokens: bool = False) -> pd.DataFrame:
+                  byte_tokens: bool = False, step: int | None = None) -> pd.DataFrame:
     """One row per (layer, head): every E6 measure of MODEL on ``count`` windows of the text,
-    with the text's mean next-token cross-entropy (``loss``, nats/token) and the windows."""
+    with the text's mean next-token cross-entropy (``loss``, nats/token) and the windows.
+    ``step`` picks one checkpoint of an E6 cell's ``.checkpoints.npz``."""
     model = Path(model)
     text = read_text(text_path)
     if model.is_file() and model.suffix == ".npz":
         loss, rows = inspect_cell(model, text, str(text_path), count=count, context=context,
-                                  meta=meta)
+                                  meta=meta, step=step)
     elif model.is_dir():
         loss, rows = inspect_hf(model, text, str(text_path), count=count, context=context,
                                 byte_tokens=byte_tokens)
