@@ -190,7 +190,8 @@ def test_char_transformer_is_causal_and_exposes_its_heads():
     y = x.clone()
     y[:, -1] = (y[:, -1] + 1) % 11  # changing the last token leaves earlier outputs unchanged
     assert torch.allclose(model(y)[:, :-1], logits[:, :-1], atol=1e-6)
-    k = model.blocks[0].head_kernel(1)
+    wq, wk = model.blocks[0].head_factors(1)
+    k = wq @ wk.T  # W_QK
     assert k.shape == (8, 8) and np.linalg.matrix_rank(k) <= 4
 
 
@@ -244,9 +245,8 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     # the kept weights' held-out loss is the one training reported
     assert final["val_loss"].iloc[0] == pytest.approx(a["val_loss"].iloc[0], abs=1e-6)
     # the step-0 checkpoint is the seed's initialisation
-    init = build(a["vocab_size"].iloc[0], 16, cfg, 3)
-    assert m["static_reff_init"].iloc[0] == pytest.approx(
-        spectra.reff(init.blocks[0].head_kernel(0)), rel=1e-10)
+    wq, wk = build(a["vocab_size"].iloc[0], 16, cfg, 3).blocks[0].head_factors(0)
+    assert m["static_reff_init"].iloc[0] == pytest.approx(spectra.reff(wq @ wk.T), rel=1e-10)
     assert ((m["participation"] >= 1) & (m["participation"] <= (16 + 1) / 2 + 1e-9)).all()
 
 

@@ -101,11 +101,6 @@ class Block(nn.Module):
         d, rows = w.shape[1], slice(head * self.dh, (head + 1) * self.dh)
         return w[:d][rows].T.numpy(), w[d:2 * d][rows].T.numpy()
 
-    def head_kernel(self, head: int) -> np.ndarray:
-        """W_QK = W_Q W_K^T (d_model x d_model) of one head, float64."""
-        wq, wk = self.head_factors(head)
-        return wq @ wk.T
-
 
 class CharTransformer(nn.Module):
     def __init__(self, vocab: int, d_model: int, cfg: LMConfig):
