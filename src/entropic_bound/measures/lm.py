@@ -112,10 +112,6 @@ def measure_lm(tokens: str, meta: str, weights: str, checkpoints: str, metrics: 
     cell = {"corpus": corpus, "d_model": d_model, "seed": seed}
     selection = dict(zip(record["select_step"], record["select_loss"]))
     vocab = info["vocab_size"]
-    init = load_model(checkpoints, vocab, d_model, cfg, checkpoint_prefix(0))
-    initial = {(layer, head): spectra.entropy_rank(
-        spectra.product_singular_values(*block.head_factors(head)))
-        for layer, block in enumerate(init.blocks) for head in range(block.heads)}
     points = [(step, load_model(checkpoints, vocab, d_model, cfg, checkpoint_prefix(step)),
                False) for step in checkpoint_steps_in(checkpoints)]
     points.append((int(record["best_step"]), load_model(weights, vocab, d_model, cfg), True))
@@ -127,6 +123,9 @@ def measure_lm(tokens: str, meta: str, weights: str, checkpoints: str, metrics: 
                         "stop_reason": record["stop_reason"], "val_loss": loss,
                         "select_loss": selection.get(step, np.nan), **row} for row in rows]
     trajectory = pd.DataFrame(trajectory)
+    # the step-0 checkpoint is the initialisation: its static Reff is the initial one
+    start = trajectory[(trajectory["step"] == 0) & ~trajectory["final"]]
+    initial = start.set_index(["layer", "head"])["static_reff"]
     frame = pd.DataFrame([{
         **cell, "layer": row["layer"], "head": row["head"],
         "val_loss": float(record["val_loss"]), "stop_step": int(record["stop_step"]),

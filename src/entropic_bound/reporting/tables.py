@@ -414,6 +414,7 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataF
         return {"stat": name, "value": float(value), "lo": float(lo), "hi": float(hi), "n": n}
 
     n = len(cells)
+    ffn_change = cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1
     rows = [
         stat("pearson_predicted_vs_static", cells["predicted_rank"].corr(cells["static_reff"]),
              n=n),
@@ -428,10 +429,8 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataF
              cells["static_drop"].max(), n),
         stat("pearson_h1_vs_ffn_stable_rank_init",
              cells["h1_bits"].corr(cells["ffn_stable_rank_init"]), n=n),
-        stat("ffn_stable_rank_change",
-             (cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1).abs().median(),
-             (cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1).min(),
-             (cells["ffn_stable_rank"] / cells["ffn_stable_rank_init"] - 1).max(), n),
+        stat("ffn_stable_rank_change", ffn_change.abs().median(), ffn_change.min(),
+             ffn_change.max(), n),
         stat("untrained_cells", (~per_seed["trained"]).sum(), (~per_seed["converged"]).sum(),
              (~per_seed["below_h1"]).sum(), len(per_seed)),
     ]
