@@ -120,6 +120,13 @@ def test_a_stale_snapshot_is_flagged(run):
     schema.write_text(text.replace("default: 1500,", "default: 1400,", 1))  # e3 sweep_steps
     assert text != schema.read_text() and added_keys(stamp_path, run) is None
     assert any("config hash" in r for r in stale_reasons(stamp_path, run))
+    # So is a value the snapshot's schema does not even accept (an enum entry added since).
+    schema.write_text(text.replace("enum: [auto, cpu, cuda]", "enum: [auto, cpu, cuda, mps]", 1))
+    config.write_text(config.read_text() + "device: mps\n")
+    assert added_keys(stamp_path, run) is None and changed_settings(stamp_path, run) == ["device"]
+    assert any("config hash" in r for r in stale_reasons(stamp_path, run))
+    config.write_text(config.read_text().replace("device: mps\n", ""))
+    schema.write_text(text.replace("default: 1500,", "default: 1400,", 1))
     # A changed setting the results page documents leaves the snapshot knowingly behind...
     changed = ["e3.train.sweep_steps", "e5.train.sweep_steps"]  # one YAML anchor, two keys
     assert changed_settings(stamp_path, run) == changed

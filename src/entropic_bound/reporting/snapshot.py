@@ -174,7 +174,10 @@ def added_keys(stamp_path: str | Path, repo: str | Path = ".",
     difference: the current config read with the schema of the snapshot's commit hashes to
     the stamp's config hash, and read with today's schema it gives every one of those settings
     the same value, so the run's settings are unchanged and the new keys did not exist for it.
-    None when a setting changed (or the old schema cannot be read)."""
+    None when a setting changed (to a value the old schema may not even accept) or the old
+    schema cannot be read."""
+    from snakemake_interface_common.exceptions import WorkflowError
+
     stamp = json.loads(Path(stamp_path).read_text())
     old = _git(repo, "show", f"{stamp.get('commit', '')}:{schema}")
     if old.returncode:
@@ -182,7 +185,10 @@ def added_keys(stamp_path: str | Path, repo: str | Path = ".",
     with tempfile.TemporaryDirectory() as tmp:
         old_schema = Path(tmp) / "config.schema.yaml"
         old_schema.write_text(old.stdout)
-        then = effective_config(str(Path(repo, paper_config)), str(old_schema))
+        try:
+            then = effective_config(str(Path(repo, paper_config)), str(old_schema))
+        except WorkflowError:  # today's value is outside the old schema: a changed setting
+            return None
     if config_hash(then) != stamp.get("config_sha256"):
         return None
     now = flat_settings(effective_config(str(Path(repo, paper_config)), str(Path(repo, schema))))
