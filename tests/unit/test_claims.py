@@ -428,3 +428,21 @@ def test_checks_stay_out_of_the_claims():
                            *(f"E5.teacher_energy.{sp}" for sp in P.E5_TEACHER)}
     missing = claims[claims["id"].str.startswith(("E2", "E4", "E6"))]
     assert set(missing["verdict"]) == {NOT_RUN}
+
+
+def test_b3_variants_are_read_beside_the_literal_block_and_never_decide():
+    """SPEC E2: the position-aware variants are reported (which reach the paper's 51.9 / 72.5)
+    but the verdict stays on B3, whatever the variants' numbers."""
+    paper = P.E2_EXCESS["B3"] / P.E2_OPERATOR_ENERGY
+    table = t2({"B3": 1.175})
+    variants = pd.DataFrame([{**table.iloc[-1].to_dict(), "class": c, "excess_normalized": v}
+                             for c, v in (("B3_pos", paper + 0.01), ("B3_causal", 1.2))])
+    text, verdict = BY_ID["E2.excess.B3"].evaluate(pd.concat([table, variants]))
+    assert verdict == NOT_REPRODUCED
+    assert "B3_causal 1.200, B3_pos 0.726" in text and "paper: B3_pos" in text
+    # a literal block at the paper's value is reproduced although no variant is near it
+    table = t2()
+    far = pd.DataFrame([{**table.iloc[-1].to_dict(), "class": "B3_pos", "excess_normalized": 0.2}])
+    text, verdict = BY_ID["E2.excess.B3"].evaluate(pd.concat([table, far]))
+    assert verdict == REPRODUCED and "paper: none" in text
+    assert "variants" not in BY_ID["E2.excess.B3"].evaluate(t2())[0]

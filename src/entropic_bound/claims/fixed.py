@@ -126,10 +126,26 @@ def _t2_class(cls: str) -> Callable[[pd.DataFrame], Outcome]:
         norm = float(rows["excess_normalized"].iloc[0])
         target = P.E2_EXCESS[cls] / P.E2_OPERATOR_ENERGY
         gap = abs(norm - target)
-        return (f"{value:.4g} (normalised {norm:.3f} vs paper {target:.3f})",
+        return (f"{value:.4g} (normalised {norm:.3f} vs paper {target:.3f})"
+                + (_b3_readings(t2, target) if cls == "B3" else ""),
                 REPRODUCED if gap <= NORMALIZED_CLOSE else PARTLY if gap <= NORMALIZED_NEAR
                 else NOT_REPRODUCED)
     return evaluate
+
+
+def _b3_readings(t2: pd.DataFrame, target: float) -> str:
+    """The B3 variants' normalised excesses and which of them reach the paper's value (within
+    NORMALIZED_CLOSE), printed beside the literal block's verdict, which they never replace
+    (SPEC E2: the paper does not say which block it trained)."""
+    rows = _primary(t2)
+    rows = rows[rows["class"].str.startswith("B3_")].sort_values("class")
+    if rows.empty:
+        return ""
+    parts = [f"{c} {v:.3f}" for c, v in zip(rows["class"], rows["excess_normalized"])]
+    near = [c for c, v in zip(rows["class"], rows["excess_normalized"])
+            if abs(v - target) <= NORMALIZED_CLOSE]
+    return (f"; variants (normalised): {', '.join(parts)}; within {NORMALIZED_CLOSE} of the "
+            f"paper: {', '.join(near) or 'none'}")
 
 
 def _t2_not_softmax(t2: pd.DataFrame) -> Outcome:
