@@ -161,3 +161,27 @@ def test_the_e6_pilot_replays_the_stopping_rule_on_a_curve():
     assert replay(steps, [3.0, 2.5, 2.498, 2.497, 2.0, 1.9], 2, 0.005) == (300, 300, 2.497)
     # with patience 3 it sees the drop at 400 and runs to the end
     assert replay(steps, [3.0, 2.5, 2.498, 2.497, 2.0, 1.9], 3, 0.005) == (500, 500, 1.9)
+
+
+def test_sweep_curves_read_a_student_at_the_shorter_budget():
+    import pandas as pd
+
+    from entropic_bound.benchmarks.sweep_curves import curve_table
+
+    floor = 1.28
+    cell = {"role": "sweep", "seed": 0, "steps": 3000, "noise_floor": floor, "excess": 0.001,
+            "excess_converged": 0.002, "spiked": False, "unsettled": False, "r_star": 8,
+            "curve_step": [1, 1400, 1500, 1600, 2000, 3000]}
+    cells = pd.DataFrame([
+        # still descending at 1,500, a spike at 2,000, settled at the end
+        {**cell, "r": 15, "curve_loss": [9.0, floor + 0.3, floor + 0.2, floor + 0.1,
+                                         floor + 0.9, floor + 0.001]},
+        {**cell, "r": 14, "curve_loss": [9.0] + [floor + 0.01] * 5},
+        {**cell, "r": 3, "role": "sweep", "curve_loss": [9.0] * 6},  # below r_min
+        {**cell, "r": 32, "role": "recovery", "curve_loss": [9.0] * 6}])
+    table = curve_table(cells, r_min=12, mark=1500)
+    assert table["r"].tolist() == [14, 15]
+    row = table.set_index("r").loc[15]
+    assert row["excess_at_1500"] == pytest.approx(0.2)
+    assert row["max_excess_after_1500"] == pytest.approx(0.9)
+    assert table.set_index("r").loc[14, "excess_at_1500"] == pytest.approx(0.01)
