@@ -84,9 +84,9 @@ def test_the_ladders_train_the_papers_student_steps():
     # E1: 5 seeds x (B0 sweep r = 1..2r* = 6, then recovery at r = T).
     assert steps["e1"] == 5 * (6 * SWEEP + RECOVERY)
     # E2: per seed, the independent operator trains five classes at r* and over-parameterised
-    # plus three B3 variants at r*; the symmetric operator every class and variant at r*.
-    assert steps["e2"] == 5 * ((5 + 3) * SWEEP + 5 * RECOVERY + 8 * SWEEP) == 182_500
-    assert b3_family == 5 * (2 * SWEEP + RECOVERY + 2 * 3 * SWEEP) == 72_500
+    # plus seven B3 variants at r*; the symmetric operator every class and variant at r*.
+    assert steps["e2"] == 5 * ((5 + 7) * SWEEP + 5 * RECOVERY + 12 * SWEEP) == 242_500
+    assert b3_family == 5 * (2 * SWEEP + RECOVERY + 2 * 7 * SWEEP) == 132_500
 
 
 def test_ladder_cells_are_timed_at_r_star():
@@ -96,15 +96,17 @@ def test_ladder_cells_are_timed_at_r_star():
     assert cells[("e2", "B1c")] == PAPER["e2"]["d"]
     assert set(cells) == {("e1", "B0"), *(("e2", c) for c in
                                           ("B0", "B1", "B1c", "B2", "B3", "B3_postln",
-                                           "B3_rscale", "B3_postln_rscale"))}
+                                           "B3_rscale", "B3_postln_rscale", "B3_pos",
+                                           "B3_causal", "B3_pos_readout",
+                                           "B3_causal_readout"))}
 
 
 def test_each_fixed_operator_student_is_priced_by_its_class_cell():
     ladder = {cell: (0.1 if cell[1].startswith("B3") else 0.01) for cell in ladder_cells(PAPER)}
     rows = {row["experiment"]: row for row in dag_estimate(PAPER, cell_costs(), 100.0, ladder)}
     assert rows["e1"]["estimate_s"] == pytest.approx(5 * (6 * SWEEP + RECOVERY) * 0.01)
-    assert rows["e2"]["estimate_s"] == pytest.approx(72_500 * 0.1 + (182_500 - 72_500) * 0.01)
-    assert rows["e2"]["students"] == 5 * (13 + 8) and rows["e2"]["unpriced_steps"] == 0
+    assert rows["e2"]["estimate_s"] == pytest.approx(132_500 * 0.1 + (242_500 - 132_500) * 0.01)
+    assert rows["e2"]["students"] == 5 * (17 + 12) and rows["e2"]["unpriced_steps"] == 0
     # E1's floor: B0's flops at the ceiling (100 GFLOP/s), 4T^2 nd + 6nTd^2 per step
     T, d, n = 16, 12, 3000
     assert rows["e1"]["floor_s"] == pytest.approx(

@@ -129,8 +129,9 @@ def test_the_dag_sums_the_gemm_floor_over_every_student():
     e3 = 5 * (48 * 1500 + 6 * 2500)  # student-steps per teacher
     assert rows["e3"]["gemm_floor_s"] == pytest.approx(e3 * 2e-3 + e3 * 3e-3)
     assert rows["e5"]["gemm_floor_s"] == pytest.approx(15 * (8 * 1500 + 2500) * 1e-3)
-    # E2: 72,500 student-steps of the B3 family, 110,000 of the other classes; E1: B0 only.
-    assert rows["e2"]["gemm_floor_s"] == pytest.approx(72_500 * 0.1 + 110_000 * 0.01)
+    # E2: 132,500 student-steps of the B3 family (seven variants), 110,000 of the other
+    # classes; E1: B0 only.
+    assert rows["e2"]["gemm_floor_s"] == pytest.approx(132_500 * 0.1 + 110_000 * 0.01)
     assert rows["e1"]["gemm_floor_s"] == pytest.approx(5 * (6 * 1500 + 2500) * 0.01)
     # E6: 6 corpora x 5 seeds per d_model, at most max_steps of batch 32 x context 64,
     # 2 layers (early stopping can only end a cell sooner: the DAG prices the most)

@@ -54,18 +54,24 @@ def figure(cells: pd.DataFrame, r_min: int, mark: int, out: str) -> None:
 
     sweep = cells[(cells["role"] == "sweep") & (cells["r"] >= r_min)]
     rs = sorted(sweep["r"].unique())
-    fig, axes = plt.subplots(1, len(rs), figsize=(3.2 * len(rs), 3.0), sharey=True,
-                             squeeze=False)
-    for ax, r in zip(axes[0], rs):
+    cols = min(3, len(rs))
+    rows = -(-len(rs) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.6 * rows), sharex=True,
+                             sharey=True, squeeze=False)
+    for ax in axes.flat[len(rs):]:
+        ax.set_visible(False)
+    for ax, r in zip(axes.flat, rs):
         for _, c in sweep[sweep["r"] == r].sort_values("seed").iterrows():
             ax.plot(c["curve_step"], np.asarray(c["curve_loss"]) - c["noise_floor"],
                     lw=1, label=f"seed {c['seed']}")
         ax.axvline(mark, color="grey", ls="--", lw=0.8)
         ax.set_yscale("symlog", linthresh=1e-2)
         ax.set_title(f"r* = {int(sweep['r_star'].iloc[0])}, r = {r}")
+    for ax in axes[-1]:
         ax.set_xlabel("Adam step")
-    axes[0][0].set_ylabel("excess (training loss - sigma^2 T d)")
-    axes[0][-1].legend(fontsize=7)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("excess")
+    axes.flat[0].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
