@@ -10,7 +10,7 @@ figure draws each student's excess against the step on a symmetric-log axis, ``m
 
     python -m entropic_bound.benchmarks.sweep_curves \\
         results/cells/e3/linear_qk/sharp/r8/s*.metrics.parquet \\
-        --r-min 12 --mark 1500 --figure docs/figures/e3_r8_curves.png
+        --r-min 8 --mark 1500 --figure docs/figures/e3_r8_curves.png
 """
 
 from __future__ import annotations
@@ -30,11 +30,16 @@ def excess_at(steps, losses, floor: float, step: int) -> float:
     return float(losses[at[-1]] - floor) if at.size else float("nan")
 
 
+def sweep_students(cells: pd.DataFrame, r_min: int) -> pd.DataFrame:
+    """The rank-sweep students of ``cells`` at r >= r_min (the recovery student left out)."""
+    return cells[(cells["role"] == "sweep") & (cells["r"] >= r_min)]
+
+
 def curve_table(cells: pd.DataFrame, r_min: int, mark: int) -> pd.DataFrame:
     """One row per (seed, sweep r >= r_min): excess at ``mark`` and at the end, the largest
     excess logged after ``mark``, and the converged excess, spike and unsettled flags."""
     rows = []
-    for _, c in cells[(cells["role"] == "sweep") & (cells["r"] >= r_min)].iterrows():
+    for _, c in sweep_students(cells, r_min).iterrows():
         steps, losses = np.asarray(c["curve_step"]), np.asarray(c["curve_loss"], dtype=float)
         late = losses[steps > mark]
         rows.append({"seed": c["seed"], "r": c["r"], "steps": c["steps"],
@@ -52,7 +57,7 @@ def figure(cells: pd.DataFrame, r_min: int, mark: int, out: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    sweep = cells[(cells["role"] == "sweep") & (cells["r"] >= r_min)]
+    sweep = sweep_students(cells, r_min)
     rs = sorted(sweep["r"].unique())
     cols = min(3, len(rs))
     rows = -(-len(rs) // cols)
