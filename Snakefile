@@ -19,6 +19,8 @@ include: "workflow/rules/report.smk"
 
 
 onsuccess:
+    # Seal the entries this run wrote to the store (their sha256, checked before every run).
+    job_store.seal(STORE)
     # Exit now, not one scheduler timespan (60 s) later: entropic_bound.plumbing.timers.
     from entropic_bound.plumbing.timers import cancel_pending_timers
 
@@ -31,6 +33,7 @@ onerror:
     from entropic_bound.reporting.report import mark_stale
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
+    job_store.seal(STORE)  # what the finished jobs stored is kept, sealed
     cancel_pending_timers()
 
 

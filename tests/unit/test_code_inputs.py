@@ -11,23 +11,28 @@ import sys
 
 import pytest
 
-from entropic_bound.cli import build_parser
+from entropic_bound.cli import command_names
 from entropic_bound.plumbing import code_inputs
 from entropic_bound.plumbing.code_inputs import command_imports, command_modules
 
-COMMANDS = sorted(next(a for a in build_parser()._actions if a.choices).choices)
+COMMANDS = sorted(command_names())
 
 
-def handler_imports(command: str) -> list[str]:
-    """The handler's own import statements, as source lines."""
-    handler = code_inputs._cli_functions()[code_inputs._handler_name(command)]
-    return [ast.unparse(node) for node in ast.walk(handler)
-            if isinstance(node, ast.ImportFrom | ast.Import)]
+def run_imports(command: str) -> list[str]:
+    """The import statements of the command's module and of cli.main, as source lines."""
+    trees = [ast.parse(code_inputs.source_path(code_inputs.command_module(command)).read_text()),
+             code_inputs._module_tree(code_inputs.CLI)]
+    return [ast.unparse(node).strip() for tree in trees for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom | ast.Import)
+            and not (isinstance(node, ast.ImportFrom) and node.module == "__future__")]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_the_closure_holds_every_module_python_loads_for_the_command(command):
-    code = "\n".join(["import sys", "import entropic_bound.cli", *handler_imports(command),
+    """Python's own record (sys.modules) after parsing the command's arguments and importing
+    everything its module and cli.main import: nothing outside the derived closure."""
+    code = "\n".join(["import sys", "import entropic_bound.cli as cli",
+                      f"cli.build_parser({command!r})", *run_imports(command),
                       "print(__import__('json').dumps(sorted(m for m in sys.modules "
                       "if m.split('.')[0] == 'entropic_bound')))"])
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
@@ -48,6 +53,15 @@ def test_modules_reached_only_through_other_modules_are_in_the_closure():
         command_modules("measure-fixed"))
     assert "entropic_bound.data.teachers" in command_modules("estimate-fixed")
     assert ours("plumbing.atomic", "cli", "") <= set(command_modules("aggregate-table6"))
+
+
+def test_one_commands_module_is_in_no_other_commands_closure():
+    """Each command's code is its own module: an edit of measure_grid.py misses the store
+    entries of measure-grid's jobs only, never training's or another command's."""
+    for command in COMMANDS:
+        own = code_inputs.command_module(command)
+        others = [c for c in COMMANDS if c != command and own in command_modules(c)]
+        assert not others, (command, others)
 
 
 def test_a_module_brings_the_init_of_every_package_above_it():

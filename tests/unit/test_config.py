@@ -81,3 +81,20 @@ def test_a_degenerate_setting_fails_naming_the_key(key, value, says):
 def test_the_linear_teacher_alone_may_use_one_token():
     """T = 1 is degenerate for softmax mixing only: X K X^T is still a function of K."""
     check(validated(e3__T=1, e3__teachers=["linear_qk"], e3__r_stars=[1], e3__n=100))
+
+
+def test_device_auto_is_resolved_once_to_the_device_torch_sees():
+    """The rules' gpu resource, the jobs' params (their store keys) and the CLI all use
+    plumbing.device: with auto on a machine without a GPU every one of them says cpu."""
+    import torch
+
+    from entropic_bound.plumbing.device import resolve_device
+
+    assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert resolve_device("cpu") == "cpu" and resolve_device("cuda") == "cuda"
+    common = (ROOT / "workflow/rules/common.smk").read_text()
+    assert 'DEVICE = resolve_device(config["device"])' in common
+    assert common.count('config["device"]') == 1
+    for rules in (ROOT / "workflow/rules").glob("*.smk"):
+        if rules.name != "common.smk":
+            assert 'config["device"]' not in rules.read_text(), rules.name

@@ -64,10 +64,14 @@ def test_every_rule_of_the_workflow_is_charged_to_an_experiment(tmp_path):
         "make_grid_data": "e4", "fetch_corpus": "e6", "measure_lm_cells": "e6",
         "render_report": "report", "nothing_here": "other"}
     assert records.set_index("rule").loc["aggregate_table2", "job"] == ""
-    # every rule the workflow runs has a benchmark file, so every job is in the summary
+    # every rule the workflow runs has a benchmark file or, when it is stored (Snakemake
+    # refuses benchmark: there), writes its own record: every job is in the summary
     rules = Path("workflow/rules").glob("*.smk")
     blocks = [b for f in rules for b in f.read_text().split("\nrule ")[1:]]
-    assert len(blocks) >= 20 and all("    benchmark:\n" in b for b in blocks)
+    stored = [b for b in blocks if "    cache: True\n" in b]
+    assert len(blocks) >= 20 and len(stored) == 8
+    assert all("    benchmark:\n" in b for b in blocks if b not in stored)
+    assert all("record=record(" in b and "--record {output.record}" in b for b in stored)
 
 
 def test_no_benchmarks_give_an_empty_summary(tmp_path):
@@ -112,3 +116,18 @@ def test_a_run_built_in_one_invocation_reports_that_invocations_time(tmp_path):
     assert wall_summary(runs, t0 + timedelta(seconds=5), now) == (
         "10.0 min (run started 2026-11-30 14:00)")
     assert wall_summary(invocations(tmp_path / "none"), None, now) == "unknown (no Snakemake log)"
+
+
+def test_a_stored_jobs_record_counts_like_a_benchmark_file(tmp_path):
+    """The record a stored job writes (plumbing.job_record) gives the same columns, and the
+    CPU and commit it ran on."""
+    from entropic_bound.plumbing.job_record import write_job_record
+
+    path = tmp_path / "train_grid_cells/e3/linear_qk/sharp/r2/s0.json"
+    record = write_job_record(path, ["entropic-bound", "train-grid"])
+    bench(tmp_path, "make_grid_data/e3/linear_qk/sharp/r2/s0.tsv", 2.0)
+    records = read_benchmarks(tmp_path).set_index("rule")
+    row = records.loc["train_grid_cells"]
+    assert row["experiment"] == "e3" and row["job"] == "e3/linear_qk/sharp/r2/s0"
+    assert row["seconds"] == record["s"] and row["cpu_model"] == record["machine"]["cpu_model"]
+    assert row["stored"] and not records.loc["make_grid_data", "stored"]

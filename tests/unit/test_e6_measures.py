@@ -14,7 +14,7 @@ import torch
 from conftest import schema_defaults
 
 from entropic_bound.measures import corpus_stats as cs
-from entropic_bound.measures import lm as am
+from entropic_bound.measures import heads as am
 from entropic_bound.measures import spectra
 from entropic_bound.models.lm import LMConfig, build
 from entropic_bound.reporting.tables import separated, table6
@@ -219,8 +219,9 @@ def _train(path, tag: str, **overrides):
 
     cfg = LMConfig(**{**LM_DEFAULTS, **TINY, **overrides})
     return train_lm(str(path / "tok.npz"), str(path / "meta.json"), str(path / f"{tag}.npz"),
-                    str(path / f"{tag}.parquet"), str(path / f"{tag}.ckpt.npz"), corpus="tiny",
-                    d_model=16, seed=3, cfg=cfg)
+                    str(path / f"{tag}.parquet"), str(path / f"{tag}.traj.parquet"),
+                    corpus="tiny", d_model=16, seed=3, cfg=cfg,
+                    checkpoints_out=str(path / f"{tag}.ckpt.npz"))
 
 
 def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
@@ -233,8 +234,8 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     assert list(a["select_step"].iloc[0]) == [0, 10, 20, 30]
     cfg = LMConfig(**{**LM_DEFAULTS, **TINY})
     m, traj = measure_lm(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"),
-                         str(tiny_corpus / "a.npz"), str(tiny_corpus / "a.ckpt.npz"),
-                         str(tiny_corpus / "a.parquet"), str(tiny_corpus / "m.parquet"),
+                         str(tiny_corpus / "a.npz"), str(tiny_corpus / "a.parquet"),
+                         str(tiny_corpus / "a.traj.parquet"), str(tiny_corpus / "m.parquet"),
                          str(tiny_corpus / "t.parquet"), corpus="tiny", d_model=16, seed=3,
                          cfg=cfg)
     assert len(m) == 2 * 4 and (m["static_reff"] <= 16 / 4 + 1e-9).all()  # rank <= d_head
@@ -244,6 +245,24 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     assert np.array_equal(final["static_reff"], m["static_reff"])
     # the kept weights' held-out loss is the one training reported
     assert final["val_loss"].iloc[0] == pytest.approx(a["val_loss"].iloc[0], abs=1e-6)
+    # measured along training (in memory) = measured from the checkpoint file afterwards
+    from entropic_bound.data.tokens import load_tokens
+    from entropic_bound.measures.heads import model_measures
+    from entropic_bound.models.lm import (
+        checkpoint_prefix,
+        fixed_windows,
+        load_model,
+        split_validation,
+    )
+
+    arrays, info = load_tokens(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"))
+    x, y = fixed_windows(split_validation(arrays["val"])[1], cfg, cfg.eval_windows)
+    at10 = load_model(str(tiny_corpus / "a.ckpt.npz"), info["vocab_size"], 16, cfg,
+                      checkpoint_prefix(10))
+    loss, rows = model_measures(at10, x, y)
+    along = traj[(traj["step"] == 10) & ~traj["final"]].reset_index(drop=True)
+    assert along["val_loss"].iloc[0] == loss
+    assert np.array_equal(along["whitened_reff"], [r["whitened_reff"] for r in rows])
     # the step-0 checkpoint is the seed's initialisation
     wq, wk = build(a["vocab_size"].iloc[0], 16, cfg, 3).blocks[0].head_factors(0)
     assert m["static_reff_init"].iloc[0] == pytest.approx(spectra.reff(wq @ wk.T), rel=1e-10)

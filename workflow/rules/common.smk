@@ -1,5 +1,8 @@
 import json
+import os
 
+from snakemake.caching import LOCATION_ENVVAR as OUTPUT_CACHE_VARIABLE
+from snakemake.logging import logger
 from snakemake.utils import validate
 
 from entropic_bound.plumbing.code_inputs import command_sources
@@ -10,12 +13,36 @@ from entropic_bound.plumbing.settings import (
     typed_overrides,
 )
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
+from entropic_bound.plumbing import store as job_store
+from entropic_bound.plumbing.device import resolve_device
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).
 config.update(typed_overrides(config))
 check_profile_overlay(config)
 validate(config, schema="../schemas/config.schema.yaml")
+
+# The device, resolved once (auto -> cuda or cpu): the rules' `gpu` resource, the jobs' params
+# and so their store keys name the device the jobs will use.
+DEVICE = resolve_device(config["device"])
+
+# The store: Snakemake's between-workflow cache of every `cache: True` rule (the profiles turn
+# it on), in the folder config["store"] (the repository's store/ at the paper's settings). An
+# absolute path: Snakemake links each fetched output to it. Before any job is planned, every
+# sealed entry is checked against its sha256 and a failing one is set aside (so it is
+# recomputed, never read); entries written since the last seal are sealed
+# (entropic_bound.plumbing.store). Only the main process does this, not a cluster job.
+STORE = os.path.abspath(config["store"])
+STORE_QUARANTINE = "results/quarantine/store"
+os.environ[OUTPUT_CACHE_VARIABLE] = STORE  # $SNAKEMAKE_OUTPUT_CACHE, read as the DAG is built
+if workflow.is_main_process:
+    os.makedirs(STORE, exist_ok=True)
+    for problem in job_store.check(STORE, STORE_QUARANTINE):
+        logger.warning(
+            f"store entry set aside to {STORE_QUARANTINE} and recomputed: "
+            + problem.line(config["store"])
+        )
+    job_store.seal(STORE)
 
 # Experiments of each machinery, by paper table: a new grid (or fixed-operator) experiment is a
 # line here, a config section and its schema entry (`eN: *grid`).
@@ -135,6 +162,12 @@ def e6_cells(pattern):
 
 def e6_corpora(pattern):
     return expand(pattern, corpus=sorted(config["e6"]["corpora"]))
+
+
+def record(rule, wildcard_path):
+    """Where a stored job's record (its cost, machine and commit: plumbing.job_record) goes:
+    beside the benchmark files of the other rules, so reporting.costs reads both alike."""
+    return f"results/benchmarks/{rule}/{wildcard_path}.json"
 
 
 def lm_params(wc, device=None):

@@ -85,45 +85,49 @@ rule train_lm_cells:
     output:
         weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
         metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
-        checkpoints="results/cells/e6/{corpus}/d{d_model}/s{seed}.checkpoints.npz",
+        trajectory="results/cells/e6/{corpus}/d{d_model}/s{seed}.trajectory.parquet",
+        record=record("train_lm_cells", "{corpus}/d{d_model}/s{seed}"),
     log:
         "logs/train_lm_cells/{corpus}/d{d_model}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/train_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
     resources:
-        gpu=1 if config["device"] == "cuda" else 0,
+        gpu=1 if DEVICE == "cuda" else 0,
     params:
-        lm=lambda wc: lm_params(wc, config["device"]),
+        threads=config["threads_per_job"],
+        lm=lambda wc: lm_params(wc, DEVICE),
     shell:
-        "entropic-bound train-lm --threads {threads} --params {params.lm:q}"
-        " --tokens {input.tokens} --meta {input.meta} --weights {output.weights}"
-        " --metrics {output.metrics} --checkpoints {output.checkpoints} > {log} 2>&1"
+        "entropic-bound train-lm --threads {params.threads} --params {params.lm:q}"
+        " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
+        " --weights {output.weights} --metrics {output.metrics}"
+        " --trajectory {output.trajectory} > {log} 2>&1"
 
 
 rule measure_lm_cells:
     input:
         **rules.tokenize_corpus.output,
-        **rules.train_lm_cells.output,
+        weights=rules.train_lm_cells.output.weights,
+        metrics=rules.train_lm_cells.output.metrics,
+        training=rules.train_lm_cells.output.trajectory,
         code=lib("measure-lm"),
     output:
         measures="results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
         trajectory="results/measures/e6/{corpus}/d{d_model}/s{seed}.trajectory.parquet",
+        record=record("measure_lm_cells", "{corpus}/d{d_model}/s{seed}"),
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/measure_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     params:
         lm=lm_params,
     shell:
-        "entropic-bound measure-lm --threads 1 --params {params.lm:q} --tokens {input.tokens}"
-        " --meta {input.meta} --weights {input.weights} --metrics {input.metrics}"
-        " --checkpoints {input.checkpoints} --out {output.measures}"
-        " --trajectory {output.trajectory} > {log} 2>&1"
+        "entropic-bound measure-lm --threads 1 --params {params.lm:q} --record {output.record}"
+        " --tokens {input.tokens} --meta {input.meta} --weights {input.weights}"
+        " --metrics {input.metrics} --trajectory-in {input.training}"
+        " --out {output.measures} --trajectory {output.trajectory} > {log} 2>&1"
 
 
 rule aggregate_table6:

@@ -28,28 +28,29 @@ rule train_fixed_cells:
     output:
         weights="results/cells/{fexp}/{operator}/s{seed}.npz",
         metrics="results/cells/{fexp}/{operator}/s{seed}.metrics.parquet",
+        record=record("train_fixed_cells", "{fexp}/{operator}/s{seed}"),
     log:
         "logs/train_fixed_cells/{fexp}/{operator}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/train_fixed_cells/{fexp}/{operator}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
     resources:
-        gpu=1 if config["device"] == "cuda" else 0,
+        gpu=1 if DEVICE == "cuda" else 0,
     params:
+        threads=config["threads_per_job"],
         spec=fixed_spec,
         train=lambda wc: as_json(
             {
                 **config[wc.fexp]["train"],
                 "experiment": wc.fexp,
-                "device": config["device"],
+                "device": DEVICE,
                 "overparam": wc.operator == config[wc.fexp]["operator"],
             }
         ),
     shell:
-        "entropic-bound train-fixed --spec {params.spec:q}"
-        " --threads {threads} --params {params.train:q}"
+        "entropic-bound train-fixed --spec {params.spec:q} --record {output.record}"
+        " --threads {params.threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
         " > {log} 2>&1"
 
@@ -61,11 +62,11 @@ rule measure_fixed_cells:
         metrics=rules.train_fixed_cells.output.metrics,
         code=lib("measure-fixed"),
     output:
-        "results/measures/{fexp}/{operator}/s{seed}.parquet",
+        measures="results/measures/{fexp}/{operator}/s{seed}.parquet",
+        record=record("measure_fixed_cells", "{fexp}/{operator}/s{seed}"),
     log:
         "logs/measure_fixed_cells/{fexp}/{operator}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/measure_fixed_cells/{fexp}/{operator}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: 1
@@ -73,10 +74,10 @@ rule measure_fixed_cells:
         spec=fixed_spec,
         measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
-        "entropic-bound measure-fixed --spec {params.spec:q}"
+        "entropic-bound measure-fixed --spec {params.spec:q} --record {output.record}"
         " --threads 1 --params {params.measure:q}"
         " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
-        " --out {output} > {log} 2>&1"
+        " --out {output.measures} > {log} 2>&1"
 
 
 rule estimate_e1_data:
@@ -84,20 +85,20 @@ rule estimate_e1_data:
         data="results/data/e1/{operator}/s{seed}.npz",
         code=lib("estimate-fixed"),
     output:
-        "results/estimates/e1/{operator}/s{seed}.parquet",
+        estimates="results/estimates/e1/{operator}/s{seed}.parquet",
+        record=record("estimate_e1_data", "{operator}/s{seed}"),
     log:
         "logs/estimate_e1_data/{operator}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/estimate_e1_data/{operator}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     params:
         spec=lambda wc: fixed_spec(wc, "e1"),
         measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
-        "entropic-bound estimate-fixed --spec {params.spec:q}"
+        "entropic-bound estimate-fixed --spec {params.spec:q} --record {output.record}"
         " --params {params.measure:q} --data {input.data}"
-        " --out {output} > {log} 2>&1"
+        " --out {output.estimates} > {log} 2>&1"
 
 
 rule aggregate_table1:

@@ -27,21 +27,22 @@ rule train_grid_cells:
     output:
         weights="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
         metrics="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.metrics.parquet",
+        record=record("train_grid_cells", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
     log:
         "logs/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
     resources:
-        gpu=1 if config["device"] == "cuda" else 0,
+        gpu=1 if DEVICE == "cuda" else 0,
     params:
+        threads=config["threads_per_job"],
         spec=grid_spec,
-        train=lambda wc: as_json({**config[wc.exp]["train"], "device": config["device"]}),
+        train=lambda wc: as_json({**config[wc.exp]["train"], "device": DEVICE}),
     shell:
-        "entropic-bound train-grid --spec {params.spec:q}"
-        " --threads {threads} --params {params.train:q}"
+        "entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
+        " --threads {params.threads} --params {params.train:q}"
         " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
         " > {log} 2>&1"
 
@@ -53,20 +54,20 @@ rule measure_grid_cells:
         metrics=rules.train_grid_cells.output.metrics,
         code=lib("measure-grid"),
     output:
-        "results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
+        measures="results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
+        record=record("measure_grid_cells", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
     log:
         "logs/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     params:
         spec=grid_spec,
         measure=as_json({"tol": config["spectra"]["tol"]}),
     shell:
-        "entropic-bound measure-grid --spec {params.spec:q}"
+        "entropic-bound measure-grid --spec {params.spec:q} --record {output.record}"
         " --params {params.measure:q} --data {input.data}"
-        " --weights {input.weights} --metrics {input.metrics} --out {output} > {log} 2>&1"
+        " --weights {input.weights} --metrics {input.metrics} --out {output.measures} > {log} 2>&1"
 
 
 rule aggregate_grid:

@@ -7,11 +7,11 @@ rule estimate_e4_data:
         data=rules.make_grid_data.output[0],
         code=lib("estimate-e4"),
     output:
-        "results/estimates/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
+        estimates="results/estimates/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
+        record=record("estimate_e4_data", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
     log:
         "logs/estimate_e4_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/estimate_e4_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -29,8 +29,8 @@ rule estimate_e4_data:
             }
         ),
     shell:
-        "entropic-bound estimate-e4 --spec {params.spec:q}"
-        " --params {params.e4:q} --data {input.data} --out {output}"
+        "entropic-bound estimate-e4 --spec {params.spec:q} --record {output.record}"
+        " --params {params.e4:q} --data {input.data} --out {output.estimates}"
         " > {log} 2>&1"
 
 

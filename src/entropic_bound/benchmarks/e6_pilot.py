@@ -52,9 +52,9 @@ def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, preci
     tokens, meta = f"{corpora}/{corpus}/tokens.npz", f"{corpora}/{corpus}/meta.json"
     kw = {"corpus": corpus, "d_model": d_model, "seed": seed, "cfg": cfg}
     train_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "metrics.parquet"),
-             str(cell / "checkpoints.npz"), **kw)
-    measure_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "checkpoints.npz"),
-               str(cell / "metrics.parquet"), str(cell / "measures.parquet"),
+             str(cell / "training_trajectory.parquet"), **kw)
+    measure_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "metrics.parquet"),
+               str(cell / "training_trajectory.parquet"), str(cell / "measures.parquet"),
                str(cell / "trajectory.parquet"), **kw)
     return str(cell)
 

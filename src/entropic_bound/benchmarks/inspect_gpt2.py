@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> None:
     import torch
     import transformers
 
-    from entropic_bound.measures import lm, spectra
+    from entropic_bound.measures import heads, spectra
     from entropic_bound.measures.inspection import inspect_model, text_windows
     from entropic_bound.models import hf
 
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
             t = time.perf_counter()
             cov = np.cov(probe["input"].astype(np.float64).reshape(-1, probe["input"].shape[-1]),
                          rowvar=False)
-            root = lm.sqrt_psd(cov)
+            root = heads.sqrt_psd(cov)
             for wq, wk in factors:
                 spectra.product_singular_values(wq, wk)
                 spectra.product_singular_values(wq, root @ wk)
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
                 attn = probe["attn"][:, head].astype(np.float64)
                 spectra.reff(attn.mean(axis=0))
                 spectra.reff_stack(attn)
-                lm.participation(attn)
+                heads.participation(attn)
             realized += time.perf_counter() - t
     print(f"GPT-2 small ({params / 1e6:.0f} M parameters, random weights), {len(frame)} heads, "
           f"{a.windows} windows x {a.context} tokens, {a.threads} thread(s)")

@@ -5,7 +5,7 @@ MODEL is either an E6 cell of this workflow (its weights ``.npz``, or one step o
 ``.checkpoints.npz``, read with the training settings of the ``.metrics.parquet`` beside it
 and the corpus vocabulary of its ``meta.json``) or a local Hugging Face decoder directory
 (:mod:`entropic_bound.models.hf`).
-Both go through :func:`entropic_bound.measures.lm.layer_rows`, the function the workflow's
+Both go through :func:`entropic_bound.measures.heads.layer_rows`, the function the workflow's
 measures use, so an E6 cell inspected on its own held-out windows gives the workflow's
 numbers. The text is cut into ``windows`` evenly spaced windows of ``context`` tokens
 (:func:`entropic_bound.models.lm.eval_starts`), as the workflow cuts its validation split.
@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from entropic_bound.measures.lm import MEASURES, layer_rows, model_measures
+from entropic_bound.measures.heads import MEASURES, layer_rows, model_measures
 from entropic_bound.models.lm import (
     LMConfig,
     checkpoint_prefix,

@@ -3,13 +3,14 @@ hand (``lib(command)`` in ``workflow/rules/common.smk``).
 
 Snakemake does not track imported modules, so each rule lists the sources it runs as inputs;
 an edit then reruns exactly the rules that execute the edited file. The list is the import
-closure of the rule's CLI command: ``cli`` and the package ``__init__``, the package modules
-that the command's handler imports (and those imported by the ``cli`` helpers it calls), and,
-transitively, every package module imported anywhere in those modules (an import inside a
-function counts: it may run). Importing ``entropic_bound.a.b`` also executes the
-``__init__.py`` of ``entropic_bound`` and of ``entropic_bound.a``, so every module brings its
-enclosing packages. Modules are named by their dotted names, as in ``sys.modules``. Static
-(``ast``), so computing it at parse time imports nothing heavy.
+closure of the rule's CLI command: ``cli`` (the dispatcher, which imports only the command it
+runs), the command's own module ``entropic_bound.commands.<command>`` and, transitively, every
+package module imported anywhere in those (an import inside a function counts: it may run).
+Another command's module is in no other closure, so editing one command reruns (and misses in
+the store) only the jobs of the rules that run it. Importing ``entropic_bound.a.b`` also
+executes the ``__init__.py`` of ``entropic_bound`` and of ``entropic_bound.a``, so every module
+brings its enclosing packages. Modules are named by their dotted names, as in
+``sys.modules``. Static (``ast``), so computing it at parse time imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_NAME = PACKAGE.name
 CLI = f"{PACKAGE_NAME}.cli"
+COMMANDS = f"{PACKAGE_NAME}.commands"
 
 
 def source_path(module: str) -> Path | None:
@@ -83,20 +85,14 @@ def import_closure(modules: set[str]) -> set[str]:
     return seen
 
 
-def _cli_functions() -> dict[str, ast.FunctionDef]:
-    return {node.name: node for node in _module_tree(CLI).body
-            if isinstance(node, ast.FunctionDef)}
-
-
-def _handler_name(command: str) -> str:
-    """``train-grid`` -> ``cmd_train_grid``; checked against ``build_parser``'s table."""
-    for node in ast.walk(_cli_functions()["build_parser"]):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "add" and len(node.args) >= 2
-                and isinstance(node.args[0], ast.Constant) and node.args[0].value == command
-                and isinstance(node.args[1], ast.Name)):
-            return node.args[1].id
-    raise KeyError(f"entropic-bound has no command {command!r} (see cli.build_parser)")
+def command_module(command: str) -> str:
+    """``train-grid`` -> ``entropic_bound.commands.train_grid`` (each command is a module of
+    :mod:`entropic_bound.commands`, found as ``cli`` finds it)."""
+    name = command.replace("-", "_")
+    module = f"{COMMANDS}.{name}"
+    if command.startswith("_") or name.startswith("_") or source_path(module) is None:
+        raise KeyError(f"entropic-bound has no command {command!r} (see {COMMANDS})")
+    return module
 
 
 def command_modules(command: str) -> list[str]:
@@ -105,36 +101,26 @@ def command_modules(command: str) -> list[str]:
 
 
 def command_imports(command: str) -> list[str]:
-    """Package modules (sorted) that ``entropic-bound <command>`` imports itself: those of
-    ``cli``'s module level, its handler and the ``cli`` helpers the handler calls. Importing
-    them runs their module-level imports too, so a process that imports these is the least
-    that every job of the command starts (``benchmarks.dag.job_start_seconds``)."""
+    """Package modules (sorted) that ``entropic-bound <command>`` imports itself: those that
+    ``cli`` imports (at module level and in ``main``) and those its command module imports
+    (at module level and in ``run``). Importing them runs their module-level imports too, so a
+    process that imports these is the least that every job of the command starts
+    (``benchmarks.dag.job_start_seconds``)."""
     return list(_command_imports(command))
 
 
 @cache
 def _command_imports(command: str) -> tuple[str, ...]:
-    functions = _cli_functions()
-    roots = _package_imports(ast.Module(body=[n for n in _module_tree(CLI).body
-                                               if not isinstance(n, ast.FunctionDef)],
-                                        type_ignores=[]), CLI)
-    todo, seen = [_handler_name(command), "_setup"], set()  # main() runs _setup first
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        roots |= _package_imports(functions[name], CLI)
-        todo += [n.func.id for n in ast.walk(functions[name])
-                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                 and n.func.id in functions]
-    return tuple(sorted(roots))
+    module = command_module(command)
+    # cli's imports at module level and in main(), and the command module's own imports
+    found = _package_imports(_module_tree(CLI), CLI) | _package_imports(_module_tree(module),
+                                                                        module)
+    return tuple(sorted(found | _enclosing(module)))
 
 
 @cache  # several rules run one command (make-data); each is parsed once per workflow load
 def _command_modules(command: str) -> tuple[str, ...]:
-    # cli itself is executed, but only through the parts _command_imports has read
-    return tuple(sorted(import_closure(set(_command_imports(command))) | _enclosing(CLI)))
+    return tuple(sorted(import_closure({*_command_imports(command), CLI})))
 
 
 def command_sources(command: str, root: str = "src") -> list[str]:

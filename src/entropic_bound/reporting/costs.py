@@ -1,9 +1,13 @@
-"""What a run cost, read from Snakemake's own records: the ``benchmark:`` files of the jobs
+"""What a run cost, read from the jobs' records: Snakemake's ``benchmark:`` files
 (``results/benchmarks/<rule>/<wildcards...>.tsv``, one row per job: wall seconds ``s``,
-``max_rss`` in MB, ``cpu_time``) and the start time of the newest Snakemake run
+``max_rss`` in MB, ``cpu_time``), the records stored jobs write themselves beside them
+(``<wildcards...>.json``, the same fields plus the machine and commit:
+:mod:`entropic_bound.plumbing.job_record`), and the start time of the newest Snakemake run
 (``.snakemake/log/<start>.snakemake.log``).
 
-Every rule that runs a job declares ``benchmark:``, so every job of a run is counted. The
+Every rule that runs a job declares ``benchmark:`` or, when its outputs go to the store (where
+Snakemake refuses ``benchmark:``), writes its own record, so every job of a run is counted; a
+job fetched from the store counts what it cost where it ran. The
 experiment of a record is the one its rule serves: named in :data:`RULE_EXPERIMENT` (E6's
 corpus and LM rules; the claims and the report: ``report``), else by the rule's own name
 (``estimate_e1_data``, ``aggregate_table4``: Table k is experiment Ek; E4's estimators run on
@@ -13,6 +17,7 @@ path (``aggregate_grid/table3``), else ``other``.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from pathlib import Path
@@ -39,22 +44,44 @@ def experiment_of(rule: str, wildcards: list[str]) -> str:
     return "other"
 
 
+COLUMNS = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds", "finished",
+           "cpu_model", "capability", "commit", "stored"]
+
+
+def _benchmark_row(path: Path) -> dict:
+    record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
+    return {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
+            "cpu_seconds": float(record["cpu_time"]),
+            "finished": datetime.fromtimestamp(path.stat().st_mtime), "stored": False}
+
+
+def _record_row(path: Path) -> dict:
+    record = json.loads(path.read_text())
+    machine, commit = record.get("machine") or {}, record.get("commit") or {}
+    return {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
+            "cpu_seconds": float(record["cpu_time"]),
+            "finished": datetime.strptime(record["finished"], "%Y-%m-%dT%H:%M:%S%z")
+            .astimezone().replace(tzinfo=None),
+            "cpu_model": machine.get("cpu_model"),
+            "capability": machine.get("aten_cpu_capability"),
+            "commit": commit.get("sha"), "stored": True}
+
+
 def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
-    """One row per benchmark file: rule, experiment, job (the wildcard path), seconds,
-    max_rss_mb, cpu_seconds, finished (the record's last write). Empty (with those columns)
-    where there are none."""
+    """One row per job record (benchmark file or stored job's record, see the module's doc):
+    rule, experiment, job (the wildcard path), seconds, max_rss_mb, cpu_seconds, finished;
+    for stored jobs also the CPU model, torch's CPU capability and the commit they ran on.
+    Empty (with those columns) where there are none."""
     rows = []
-    for path in sorted(Path(root).rglob("*.tsv")):
+    for path in sorted(Path(root).rglob("*")):
+        if path.suffix not in (".tsv", ".json") or not path.is_file():
+            continue
         rel = path.relative_to(root).with_suffix("")
         rule, *wildcards = rel.parts
-        experiment = experiment_of(rule, wildcards)
-        record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
-        rows.append({"rule": rule, "experiment": experiment, "job": "/".join(wildcards),
-                     "seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
-                     "cpu_seconds": float(record["cpu_time"]),
-                     "finished": datetime.fromtimestamp(path.stat().st_mtime)})
-    columns = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds", "finished"]
-    return pd.DataFrame(rows, columns=columns)
+        row = _benchmark_row(path) if path.suffix == ".tsv" else _record_row(path)
+        rows.append({"rule": rule, "experiment": experiment_of(rule, wildcards),
+                     "job": "/".join(wildcards), **row})
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def first_job_started(records: pd.DataFrame) -> datetime | None:

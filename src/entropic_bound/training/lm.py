@@ -8,8 +8,11 @@ training stops once ``patience`` validations in a row have not improved on the r
 loss by ``min_delta`` (the reference is the loss at the last such improvement), or at
 ``max_steps``. The weights of the lowest validation loss are kept, and the reported loss is
 theirs on the second half. A cell that reaches ``max_steps`` was still improving: it fails the
-training criterion of SPEC E6. The weights at :meth:`LMConfig.checkpoint_steps` are kept for
-the measures along training.
+training criterion of SPEC E6. At :meth:`LMConfig.checkpoint_steps` the weights are kept in
+memory and, once training ends, measured on the held-out windows
+(:func:`entropic_bound.measures.heads.trajectory_rows`): the trajectory is written instead of
+the checkpoints, which are only written where ``checkpoints_out`` is given (``inspect --step``
+reads them). The store then keeps a cell's trajectory (kB), not its checkpoints (MB).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ import torch
 from torch import nn
 
 from entropic_bound.data.tokens import load_tokens
+from entropic_bound.measures.heads import trajectory_rows
 from entropic_bound.models.lm import (
+    CharTransformer,
     LMConfig,
     build,
     checkpoint_prefix,
@@ -81,13 +86,14 @@ def _state(model: nn.Module) -> dict[str, torch.Tensor]:
     return {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
 
 
-def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str,
-             checkpoints_out: str, *, corpus: str, d_model: int, seed: int, cfg: LMConfig,
-             device: str = "cpu") -> pd.DataFrame:
+def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, trajectory_out: str,
+             *, corpus: str, d_model: int, seed: int, cfg: LMConfig, device: str = "cpu",
+             checkpoints_out: str | None = None) -> pd.DataFrame:
     """Train one (corpus, d_model, seed) cell on ``device`` until the stopping rule or
-    ``max_steps``; write the best weights, the checkpoints along training and the metrics
-    (stopping step and reason, tokens seen, the validation curve on the selection windows,
-    the training curve, and the best weights' held-out cross-entropy in nats per character).
+    ``max_steps``; write the best weights, the metrics (stopping step and reason, tokens seen,
+    the validation curve on the selection windows, the training curve, and the best weights'
+    held-out cross-entropy in nats per character) and the measures at every checkpoint (the
+    trajectory); the checkpoints themselves only into ``checkpoints_out``, where given.
     The initialisation and the batches do not depend on the device."""
     arrays, info = load_tokens(tokens, meta)
     train = arrays["train"]
@@ -158,9 +164,23 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str,
              "validation took %.1f%% of %.1fs", label, step, reason, stopping.best_step, val,
              100 * eval_seconds / train_seconds, train_seconds)
     write_npz(weights_out, **{k: v.numpy() for k, v in best_state.items()})
-    write_npz(checkpoints_out, **{checkpoint_prefix(s) + k: v.numpy()
-                                  for s, state in checkpoints.items() for k, v in state.items()})
+    if checkpoints_out:
+        write_npz(checkpoints_out, **{checkpoint_prefix(s) + k: v.numpy()
+                                      for s, state in checkpoints.items()
+                                      for k, v in state.items()})
     tokens_per_step = cfg.batch * cfg.context
+    eval_x, eval_y = fixed_windows(held_out, cfg, cfg.eval_windows)
+    fields = {"corpus": corpus, "d_model": d_model, "seed": seed, "stop_step": step,
+              "stop_reason": reason}
+    selected = dict(checks)
+    probe = CharTransformer(info["vocab_size"], d_model, cfg)  # on the CPU, in float32
+    trajectory = []
+    for at, state in sorted(checkpoints.items()):
+        probe.load_state_dict(state)
+        trajectory += trajectory_rows(probe, eval_x, eval_y, step=at, final=False,
+                                      tokens=at * tokens_per_step,
+                                      select_loss=selected.get(at, math.nan), fields=fields)
+    write_parquet(trajectory_out, pd.DataFrame(trajectory))
     frame = pd.DataFrame([{
         "corpus": corpus, "d_model": d_model, "seed": seed, "val_loss": val,
         "stop_step": step, "stop_reason": reason, "best_step": stopping.best_step,

@@ -1,0 +1,21 @@
+"""Tables 3 and 5 from the measures of every dataset of a grid experiment."""
+
+from __future__ import annotations
+
+import argparse
+
+from entropic_bound.commands._args import add_paths
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p, "--cells", "--sweep", "--summary", many=("--inputs",))
+
+
+def run(a: argparse.Namespace) -> None:
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import concat_cells, grid_summary, grid_sweep
+
+    cells = concat_cells(a.inputs)
+    write_parquet(a.cells, cells)
+    write_parquet(a.sweep, grid_sweep(cells))
+    write_parquet(a.summary, grid_summary(cells))

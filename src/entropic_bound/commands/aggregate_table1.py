@@ -1,0 +1,21 @@
+"""Table 1 from E1's measures and estimates."""
+
+from __future__ import annotations
+
+import argparse
+
+from entropic_bound.commands._args import add_paths
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p, "--sweep", "--summary", many=("--inputs", "--estimates"))
+
+
+def run(a: argparse.Namespace) -> None:
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import read_parquets, table1
+
+    sweep, summary = table1(read_parquets(a.inputs), read_parquets(a.estimates),
+                            primary=a.params["operator"])
+    write_parquet(a.sweep, sweep)
+    write_parquet(a.summary, summary)

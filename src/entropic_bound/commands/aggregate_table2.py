@@ -1,0 +1,18 @@
+"""Table 2 from E2's measures."""
+
+from __future__ import annotations
+
+import argparse
+
+from entropic_bound.commands._args import add_paths
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p, "--summary", many=("--inputs",))
+
+
+def run(a: argparse.Namespace) -> None:
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.tables import read_parquets, table2
+
+    write_parquet(a.summary, table2(read_parquets(a.inputs), primary=a.params["operator"]))

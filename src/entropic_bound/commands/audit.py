@@ -1,0 +1,35 @@
+"""Recompute stored entries drawn at random and compare them with the store."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("count", type=int, help="how many entries to recompute")
+    p.add_argument("--keys", nargs="+", default=None, metavar="KEY",
+                   help="audit these entries (key prefixes) instead of a random draw")
+    p.add_argument("--seed", type=int, default=0, help="seed of the draw (printed)")
+    p.add_argument("--store", default="store", help="the store folder")
+    p.add_argument("--out", default=None, help="also write the outcomes as parquet")
+
+
+def run(a: argparse.Namespace) -> None:
+    from dataclasses import asdict
+
+    import pandas as pd
+
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.plumbing.audit import audit
+
+    if a.count < 1:
+        sys.exit("audit: count must be at least 1")
+    outcomes = audit(a.store, a.count, a.seed, keys=a.keys)
+    if not outcomes:
+        sys.exit(f"audit: no entry with a record in {a.store}"
+                 + (f" whose key starts with {' or '.join(a.keys)}" if a.keys else ""))
+    if a.out:
+        write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes]).assign(seed=a.seed))
+    if not all(o.ok for o in outcomes):
+        sys.exit(1)

@@ -1,0 +1,19 @@
+"""E1's data-only rank estimates of one fixed-operator dataset."""
+
+from __future__ import annotations
+
+import argparse
+
+from entropic_bound.commands._args import add_paths, add_spec
+from entropic_bound.commands._dataset import dataset
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_spec(p)
+    add_paths(p, "--data", "--out")
+
+
+def run(a: argparse.Namespace) -> None:
+    from entropic_bound.measures.estimators import estimate_fixed
+
+    estimate_fixed(dataset(a), a.out, tol=a.params["tol"])

@@ -1,0 +1,28 @@
+"""Estimate r* of a user's attention task from its data, before any training."""
+
+from __future__ import annotations
+
+import argparse
+
+from entropic_bound.commands._args import exit_with
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("data", help="an .npz with X and Y (n x T x d), and V (d x d) where known")
+    p.add_argument("--mixing", choices=["linear", "softmax"], default="softmax",
+                   help="the model class the held-out fit assumes")
+    p.add_argument("--tol", type=float, default=None,
+                   help="relative numerical-rank tolerance (default: the schema's)")
+    p.add_argument("--out", default=None, help="also write every estimator's row as parquet")
+
+
+def run(a: argparse.Namespace) -> None:
+    from entropic_bound.measures.user_task import BadTask, estimate_task
+    from entropic_bound.plumbing.settings import schema_defaults
+
+    settings = {**schema_defaults("e4"), **a.params}
+    try:
+        estimate_task(a.data, a.mixing, settings, a.tol or schema_defaults("spectra")["tol"],
+                      a.out)
+    except BadTask as err:
+        exit_with(err)

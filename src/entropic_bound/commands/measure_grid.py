@@ -1,0 +1,19 @@
+"""Measure the trained students of one E3/E5 dataset."""
+
+from __future__ import annotations
+
+import argparse
+
+from entropic_bound.commands._args import add_paths, add_spec
+from entropic_bound.commands._dataset import dataset
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_spec(p)
+    add_paths(p, "--data", "--weights", "--metrics", "--out")
+
+
+def run(a: argparse.Namespace) -> None:
+    from entropic_bound.measures.grid import measure_dataset
+
+    measure_dataset(dataset(a), a.weights, a.metrics, a.out, tol=a.params["tol"])

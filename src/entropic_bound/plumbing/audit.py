@@ -1,0 +1,212 @@
+"""``entropic-bound audit``: recompute stored entries and compare them with the store.
+
+An entry's record (:mod:`entropic_bound.plumbing.job_record`) holds the command that made it.
+The audit runs that command again in this checkout, with the entry's outputs sent to a
+temporary folder (an argument is an output when it resolves, through ``results/``'s link, to
+one of the entry's files; so the run whose links these are must exist here), and compares:
+
+* **exact** (every value bit-identical, NaNs in the same places) where the entry was computed
+  on the same kernel class: the same CPU kernel flags (AVX2, AVX-512, bf16: :data:`KERNEL_FLAGS
+  <entropic_bound.plumbing.job_record.KERNEL_FLAGS>`) and the same torch CPU capability;
+* **within a tolerance** otherwise: ``|a - b| <= atol + rtol * |b|`` elementwise (numpy's
+  ``allclose``), defaults :data:`RTOL` and :data:`ATOL` (docs/design.md, "Determinism", gives
+  the differences measured across capabilities).
+
+Columns named ``*seconds`` (wall-clock timings, different on every run) and the record itself
+are not compared. A mismatch fails the audit (exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from entropic_bound.plumbing import job_record, store
+from entropic_bound.plumbing.atomic import open_npz, read_parquet
+
+log = logging.getLogger(__name__)
+
+RTOL = 1e-4
+ATOL = 1e-9
+TIMING = re.compile(r"seconds$")
+RECORD_SUFFIX = "_record.json"
+
+
+@dataclass
+class Outcome:
+    key: str
+    command: str
+    exact_required: bool
+    max_abs_diff: float
+    max_rel_diff: float
+    ok: bool
+    detail: str = ""
+
+
+def kernel_class(machine: dict) -> tuple:
+    """What decides which kernels a job ran: CPU kernel flags and torch's CPU capability."""
+    return (tuple(machine.get("cpu_flags") or ()), machine.get("aten_cpu_capability"),
+            machine.get("device", "cpu"))
+
+
+def this_kernel_class(stored: dict) -> tuple:
+    """This machine's :func:`kernel_class`, with torch's capability only where the entry's
+    job loaded torch (a numpy-only job's kernels do not depend on it)."""
+    here = job_record.machine()
+    if stored.get("aten_cpu_capability") is None:
+        here["aten_cpu_capability"] = None
+    else:
+        import torch
+
+        here["aten_cpu_capability"] = torch.backends.cpu.get_cpu_capability()
+    return kernel_class(here)
+
+
+def _pairs(a: np.ndarray, b: np.ndarray) -> tuple[float, float, bool, bool]:
+    """(max abs diff, max rel diff, bit-identical, within tolerance) of two arrays."""
+    if a.shape != b.shape:
+        return np.inf, np.inf, False, False
+    if a.dtype.kind not in "fciub" or b.dtype.kind not in "fciub":
+        same = bool(np.array_equal(a.astype(object), b.astype(object)))
+        return (0.0 if same else np.inf), (0.0 if same else np.inf), same, same
+    a64, b64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64), \
+        b.astype(np.complex128 if b.dtype.kind == "c" else np.float64)
+    nan_same = bool(np.array_equal(np.isnan(a64), np.isnan(b64)))
+    finite = ~np.isnan(a64) & ~np.isnan(b64)
+    diff = np.abs(a64[finite] - b64[finite])
+    scale = np.abs(b64[finite])
+    max_abs = float(diff.max()) if diff.size else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(scale > 0, diff / scale, np.where(diff > 0, np.inf, 0.0))
+    max_rel = float(rel.max()) if rel.size else 0.0
+    exact = nan_same and bool(np.array_equal(a64[finite], b64[finite]))
+    close = nan_same and bool(np.all(diff <= ATOL + RTOL * scale))
+    return max_abs, max_rel, exact, close
+
+
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    """The comparable arrays of one output: parquet columns (lists flattened), npz members."""
+    if path.suffix == ".npz":
+        with open_npz(path) as z:
+            return {name: np.asarray(z[name]) for name in z.files}
+    if path.suffix == ".parquet":
+        frame = read_parquet(path)
+        out = {}
+        for column in frame.columns:
+            if TIMING.search(column):
+                continue
+            values = frame[column].to_list()
+            if values and isinstance(values[0], list | np.ndarray):
+                out[column] = np.concatenate([np.asarray(v, dtype=float).ravel()
+                                              for v in values]) if values else np.array([])
+            else:
+                out[column] = np.asarray(values)
+        return out
+    return {"bytes": np.frombuffer(path.read_bytes(), dtype=np.uint8)}
+
+
+def compare(ours: Path, stored: Path) -> tuple[float, float, bool, bool, str]:
+    """Compare one recomputed output with the stored one."""
+    a, b = _arrays(ours), _arrays(stored)
+    if set(a) != set(b):
+        return np.inf, np.inf, False, False, f"columns differ: {sorted(set(a) ^ set(b))}"
+    worst_abs = worst_rel = 0.0
+    exact = close = True
+    where = ""
+    for name in sorted(a):
+        d_abs, d_rel, same, near = _pairs(a[name], b[name])
+        if d_rel > worst_rel or (d_abs > worst_abs and not where):
+            where = f"{stored.name}:{name}"
+        worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
+        exact &= same
+        close &= near
+    return worst_abs, worst_rel, exact, close, where
+
+
+def _outputs(argv: list[str], files: list[Path]) -> dict[int, Path]:
+    """argv index -> the entry file that argument names (through results/'s link to it)."""
+    targets = {f.resolve(): f for f in files}
+    found = {}
+    for i, arg in enumerate(argv):
+        if not i or arg.startswith(("-", "{")):  # options and JSON settings name no file
+            continue
+        try:
+            resolved = Path(arg).resolve() if Path(arg).exists() else None
+        except OSError:  # not a path at all
+            continue
+        if resolved in targets:
+            found[i] = targets[resolved]
+    return found
+
+
+def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> Outcome:
+    record_file = next(f for f in files if f.name.endswith(RECORD_SUFFIX))
+    record = json.loads(record_file.read_text())
+    argv = list(record["argv"])
+    command = argv[1] if len(argv) > 1 else "?"
+    exact_required = kernel_class(record.get("machine") or {}) == this_kernel_class(
+        record.get("machine") or {})
+    outputs = _outputs(argv, files)
+    if not outputs:
+        return Outcome(key, command, exact_required, np.inf, np.inf, False,
+                       "its outputs are not linked under results/ here: run the workflow "
+                       "(snakemake) first, the audit recomputes from that run's inputs")
+    with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
+        fresh = dict(outputs)
+        for i, stored in outputs.items():
+            argv[i] = str(Path(tmp) / stored.name)
+        proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *argv[1:]],
+                              cwd=workdir, capture_output=True, text=True)
+        if proc.returncode:
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            return Outcome(key, command, exact_required, np.inf, np.inf, False,
+                           f"the command failed (exit {proc.returncode}): {tail}")
+        worst_abs = worst_rel = 0.0
+        ok, where = True, ""
+        for i, stored in fresh.items():
+            if stored.name.endswith(RECORD_SUFFIX):
+                continue
+            d_abs, d_rel, exact, close, at = compare(Path(argv[i]), stored)
+            if d_rel >= worst_rel:
+                where = at or where
+            worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
+            ok &= exact if exact_required else close
+    return Outcome(key, command, exact_required, worst_abs, worst_rel, ok,
+                   f"largest difference at {where}" if worst_rel else "")
+
+
+def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
+          workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None) -> list[Outcome]:
+    """Recompute ``count`` entries of the store, drawn with ``random.Random(seed)`` from those
+    that carry a record (or the entries whose keys start with one of ``keys``), and compare
+    each with the store (see the module's doc)."""
+    root = Path(store_dir)
+    candidates = {key: files for key, files in store.entries(root).items()
+                  if any(f.name.endswith(RECORD_SUFFIX) for f in files)}
+    if keys:
+        chosen = sorted(k for k in candidates if k.startswith(tuple(keys)))
+    else:
+        chosen = random.Random(seed).sample(sorted(candidates), min(count, len(candidates)))
+    log.info("audit: %d of %d entries with a record, drawn with seed %d: %s", len(chosen),
+             len(candidates), seed, ", ".join(k[:12] for k in chosen))
+    outcomes = []
+    for key in chosen:
+        outcome = audit_entry(root, key, candidates[key], Path(workdir))
+        outcomes.append(outcome)
+        log.log(logging.INFO if outcome.ok else logging.ERROR,
+                "%s %s (%s): %s; max |diff| %.3g, max relative %.3g%s", key[:12],
+                outcome.command, "exact required" if outcome.exact_required
+                else f"other kernels, rtol {RTOL:g}", "agrees" if outcome.ok else "DIFFERS",
+                outcome.max_abs_diff, outcome.max_rel_diff,
+                f"; {outcome.detail}" if outcome.detail else "")
+    return outcomes

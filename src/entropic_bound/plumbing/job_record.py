@@ -1,0 +1,110 @@
+"""The record a stored job leaves beside its outputs: what ran, what it cost, on what machine,
+from which commit.
+
+Snakemake refuses ``benchmark:`` on a rule whose outputs go to the between-workflow store
+(``cache: True``), and a job fetched from the store never runs here, so a stored job measures
+itself: ``entropic-bound --record PATH <command> ...`` writes this record as one more output
+of the job, and it travels with the job's other outputs in the store. Its fields:
+
+* ``s``, ``cpu_time`` (user + system, the process and its children), ``max_rss`` (MB): the
+  names and units of Snakemake's benchmark files, so :mod:`entropic_bound.reporting.costs`
+  reads both alike. ``s`` runs from the process's start, interpreter start-up included.
+* ``argv``: the command line, with which ``entropic-bound audit`` recomputes the entry.
+* ``machine``: CPU model, the CPU flags that change kernels (AVX2, AVX-512, native bf16), torch's
+  CPU capability where the job loaded torch (``ATEN_CPU_CAPABILITY`` may lower it), threads.
+* ``commit``: the checkout's HEAD and whether its code was dirty (``git``; ``null`` outside one).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from entropic_bound.plumbing.atomic import write_json
+
+# CPU flags (as /proc/cpuinfo spells them) that select different kernels in torch and numpy
+KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16")
+# what the record says about the code; results/ and the store are not code
+CODE_PATHS = ("src", "workflow", "Snakefile", "config.yaml", "profiles")
+
+
+def process_start() -> float:
+    """The epoch time this process started (its interpreter start-up included)."""
+    try:
+        import psutil  # a dependency of snakemake
+
+        return psutil.Process().create_time()
+    except Exception:  # noqa: BLE001 - without psutil, the record starts at import
+        return _IMPORTED
+
+
+_IMPORTED = time.time()
+
+
+def cpu_model() -> str:
+    for line in _cpuinfo().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def _cpuinfo() -> str:
+    try:
+        return Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+
+
+def kernel_flags() -> list[str]:
+    """The :data:`KERNEL_FLAGS` this CPU has."""
+    flags = next((line.split(":", 1)[1].split() for line in _cpuinfo().splitlines()
+                  if line.startswith("flags")), [])
+    return [f for f in KERNEL_FLAGS if f in flags]
+
+
+def machine() -> dict[str, Any]:
+    """CPU model, kernel flags, torch's CPU capability and threads (torch only where the job
+    loaded it: importing it here would cost a numpy-only job a second)."""
+    torch = sys.modules.get("torch")
+    return {"cpu_model": cpu_model(), "cpu_flags": kernel_flags(),
+            "aten_cpu_capability": torch.backends.cpu.get_cpu_capability() if torch else None,
+            "aten_cpu_capability_env": os.environ.get("ATEN_CPU_CAPABILITY"),
+            "torch_threads": torch.get_num_threads() if torch else None,
+            "device": ("cuda" if torch and torch.cuda.is_initialized() else "cpu")}
+
+
+def commit(repo: str | os.PathLike[str] = ".") -> dict[str, Any] | None:
+    """HEAD of the git checkout at ``repo`` and whether its code differs from it."""
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+
+    try:
+        head = git("rev-parse", "HEAD")
+        if head.returncode:
+            return None
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", *CODE_PATHS)
+    except OSError:
+        return None
+    return {"sha": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+
+
+def write_job_record(path: str | os.PathLike[str], argv: list[str]) -> dict[str, Any]:
+    """Write the record of the job running in this process, once its outputs are written."""
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    record = {
+        "s": round(time.time() - process_start(), 4),
+        "cpu_time": round(sum(u.ru_utime + u.ru_stime for u in usage), 4),
+        "max_rss": round(max(u.ru_maxrss for u in usage) / 1024, 2),  # kB on Linux -> MB
+        "argv": list(argv),
+        "machine": machine(),
+        "commit": commit(),
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    write_json(path, record)
+    return record

@@ -1,0 +1,133 @@
+"""The store's own checks (entropic_bound.plumbing.store): seals, set-aside, unused entries;
+the job record; the audit's comparison. The store through Snakemake: tests/workflow."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+
+import numpy as np
+import pytest
+
+from entropic_bound.plumbing import audit, job_record, store
+
+KEY_A, KEY_B = "a" * 64, "b" * 64
+
+
+@pytest.fixture()
+def filled(tmp_path):
+    root = tmp_path / "store"
+    root.mkdir()
+    (root / f"{KEY_A}_weights.npz").write_bytes(b"weights of a")
+    (root / f"{KEY_A}_record.json").write_text("{}")
+    (root / f"{KEY_B}.parquet").write_bytes(b"measures of b")
+    for path in root.iterdir():
+        os.chmod(path, 0o666)  # as Snakemake's store writes them
+    return root
+
+
+def test_seal_lists_each_files_sha256_and_makes_files_0644(filled):
+    assert sorted(store.seal(filled)) == [KEY_A, KEY_B]
+    listed = store.read_seal(filled / f"{KEY_A}.sha256")
+    assert listed == {f"{KEY_A}_record.json": hashlib.sha256(b"{}").hexdigest(),
+                      f"{KEY_A}_weights.npz": hashlib.sha256(b"weights of a").hexdigest()}
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in filled.iterdir())
+    assert store.seal(filled) == []  # sealed entries are left as they are
+
+
+def test_a_file_added_to_a_sealed_entry_is_sealed_without_rehashing_the_rest(filled):
+    store.seal(filled)
+    (filled / f"{KEY_B}_record.json").write_text('{"s": 1}')
+    assert store.seal(filled) == [KEY_B]
+    assert set(store.read_seal(filled / f"{KEY_B}.sha256")) == {f"{KEY_B}.parquet",
+                                                                 f"{KEY_B}_record.json"}
+
+
+def test_check_passes_intact_entries(filled):
+    store.seal(filled)
+    assert store.check(filled) == []
+
+
+def test_a_flipped_byte_fails_the_check_and_the_entry_is_set_aside_whole(filled, tmp_path):
+    store.seal(filled)
+    path = filled / f"{KEY_A}_weights.npz"
+    raw = bytearray(path.read_bytes())
+    raw[3] ^= 0x01
+    path.write_bytes(bytes(raw))
+    quarantine = tmp_path / "quarantine"
+    problems = store.check(filled, quarantine)
+    assert [p.key for p in problems] == [KEY_A]
+    assert "weights.npz has sha256" in problems[0].reason
+    assert not list(filled.glob(f"{KEY_A}*"))  # its files and its seal left the store
+    assert sorted(p.name for p in quarantine.iterdir()) == sorted(
+        [f"{KEY_A}_weights.npz", f"{KEY_A}_record.json", f"{KEY_A}.sha256"])
+    assert store.check(filled) == []  # the other entry is untouched
+
+
+def test_a_truncated_or_missing_file_fails_the_check(filled):
+    store.seal(filled)
+    (filled / f"{KEY_B}.parquet").write_bytes(b"meas")
+    (filled / f"{KEY_A}_record.json").unlink()
+    reasons = {p.key: p.reason for p in store.check(filled)}
+    assert reasons[KEY_A] == f"{KEY_A}_record.json is missing"
+    assert reasons[KEY_B].startswith(f"{KEY_B}.parquet has sha256")
+
+
+def test_unused_entries_and_leftovers_are_listed_and_pruned(filled):
+    store.seal(filled)
+    (filled / "tmpabc123").mkdir()
+    (filled / "tmpabc123" / "half").write_bytes(b"x" * 10)
+    (filled / f"{'c' * 64}.sha256").write_text("")  # a seal whose entry is gone
+    assert store.unused(filled, [KEY_A]) == [KEY_B]
+    assert {p.name for p in store.leftovers(filled)} == {"tmpabc123", f"{'c' * 64}.sha256"}
+    freed = store.prune(filled, [KEY_B])
+    assert freed > len(b"measures of b")
+    assert sorted(store.entries(filled)) == [KEY_A] and store.leftovers(filled) == []
+
+
+def test_the_job_record_has_the_benchmark_fields_the_machine_and_the_argv(tmp_path):
+    record = job_record.write_job_record(tmp_path / "r.json", ["entropic-bound", "x"])
+    on_disk = json.loads((tmp_path / "r.json").read_text())
+    assert on_disk == record
+    assert record["s"] > 0 and record["cpu_time"] > 0 and record["max_rss"] > 1
+    assert record["argv"] == ["entropic-bound", "x"]
+    assert set(record["machine"]["cpu_flags"]) <= set(job_record.KERNEL_FLAGS)
+    assert record["machine"]["cpu_model"]
+
+
+def test_audit_comparison_is_exact_or_within_tolerance(tmp_path):
+    import pandas as pd
+
+    from entropic_bound.plumbing.atomic import write_parquet
+
+    base = pd.DataFrame({"x": [1.0, 2.0, np.nan], "name": ["a", "b", "c"],
+                         "train_seconds": [1.0, 2.0, 3.0]})
+    write_parquet(tmp_path / "a.parquet", base)
+    near = base.assign(x=[1.0, 2.0 * (1 + 1e-7), np.nan], train_seconds=[9.0, 9.0, 9.0])
+    write_parquet(tmp_path / "b.parquet", near)
+    far = base.assign(x=[1.0, 2.1, np.nan])
+    write_parquet(tmp_path / "c.parquet", far)
+    same = audit.compare(tmp_path / "a.parquet", tmp_path / "a.parquet")
+    assert same[:4] == (0.0, 0.0, True, True)
+    # timings differ on every run and are not compared; 1e-7 relative is close, not exact
+    _, rel, exact, close, _ = audit.compare(tmp_path / "b.parquet", tmp_path / "a.parquet")
+    assert rel == pytest.approx(1e-7, rel=1e-3) and not exact and close
+    _, rel, exact, close, where = audit.compare(tmp_path / "c.parquet", tmp_path / "a.parquet")
+    assert rel == pytest.approx(0.05) and not close and where == "a.parquet:x"
+    moved_nan = base.assign(x=[1.0, np.nan, 2.0])
+    write_parquet(tmp_path / "d.parquet", moved_nan)
+    assert not audit.compare(tmp_path / "d.parquet", tmp_path / "a.parquet")[3]
+
+
+def test_every_command_module_has_a_summary_arguments_and_run():
+    from importlib import import_module
+
+    from entropic_bound.cli import PACKAGE, build_parser, command_names
+
+    for name, module_name in command_names().items():
+        module = import_module(f"{PACKAGE}.{module_name}")
+        assert (module.__doc__ or "").strip(), name
+        assert callable(module.add_arguments) and callable(module.run), name
+    build_parser()  # every command's arguments at once (--help) do not clash
