@@ -65,7 +65,7 @@ def test_the_papers_settings_are_meaningful():
 
 
 @pytest.mark.parametrize("key,value,says", [
-    ("e3__T", 1, r"e3\.T=1 with the softmax_qk teacher: a softmax over one token"),
+    ("e3__T", 1, r"e3\.T=1 with the softmax_qk teacher: its rows sum to 1 over one token"),
     ("e3__n", 1, r"e3\.n=1: .* use n >= 4 \(n T >= 2 d\)"),
     ("e3__n", 2, r"e3\.n=2: a dataset gives n T d = 1024 numbers for .* 2 d\^2 = 2048"),
     ("e3__r_stars", [1, 40], r"e3\.r_stars: r\*=40 exceeds e3\.d=32"),
@@ -98,3 +98,50 @@ def test_device_auto_is_resolved_once_to_the_device_torch_sees():
     for rules in (ROOT / "workflow/rules").glob("*.smk"):
         if rules.name != "common.smk":
             assert 'config["device"]' not in rules.read_text(), rules.name
+
+
+def test_the_mixing_registry_is_the_one_list_of_mixing_kinds():
+    """data.mixing.MIXINGS is read by every site: the schema's teachers enum and the CLI's
+    --mixing choices hold the same kinds; an unknown kind fails where it enters."""
+    from entropic_bound.cli import build_parser
+    from entropic_bound.data.mixing import BY_SHORT_NAME, MIXINGS, UnknownMixing, mixing
+    from entropic_bound.training.fast import QKBatch
+
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    enum = schema["properties"]["e3"]["properties"]["teachers"]["items"]["enum"]
+    assert enum == list(MIXINGS)
+    sub = next(a for a in build_parser("estimate-rank")._actions if a.choices)
+    mixing_option = next(a for a in sub.choices["estimate-rank"]._actions
+                         if a.dest == "mixing")
+    assert sorted(mixing_option.choices) == sorted(BY_SHORT_NAME)
+    with pytest.raises(UnknownMixing, match="'cubic_qk' is not one of linear_qk, softmax_qk"):
+        mixing("cubic_qk")
+    import torch
+
+    x = torch.zeros(2, 3, 4, dtype=torch.float64)
+    with pytest.raises(UnknownMixing, match="cubic_qk"):
+        QKBatch("cubic_qk", x, x, 1, 2)
+
+
+def test_every_mixings_gradient_is_the_derivative_of_its_forward():
+    """Finite differences of sum(G o phi(S)) against backward(phi(S), G), numpy and torch."""
+    import numpy as np
+    import torch
+
+    from entropic_bound.data.mixing import MIXINGS
+
+    rng = np.random.default_rng(0)
+    s, g = rng.normal(size=(2, 3, 3)), rng.normal(size=(2, 3, 3))
+    for kind in MIXINGS.values():
+        analytic = kind.backward(kind.forward(s.copy()), g.copy())
+        eps, numeric = 1e-6, np.zeros_like(s)
+        for idx in np.ndindex(s.shape):
+            up, down = s.copy(), s.copy()
+            up[idx] += eps
+            down[idx] -= eps
+            rise = (g * kind.forward(up)).sum() - (g * kind.forward(down)).sum()
+            numeric[idx] = rise / (2 * eps)
+        assert np.allclose(analytic, numeric, atol=1e-7), kind.name
+        st, gt = torch.from_numpy(s.copy()), torch.from_numpy(g.copy())
+        via_torch = kind.backward_torch(kind.forward_torch(st).clone(), gt.clone())
+        assert np.allclose(via_torch.numpy(), analytic, atol=1e-12), kind.name

@@ -397,3 +397,31 @@ def test_a_utf16_or_badly_broken_file_fails_naming_the_key(tmp_path):
         _files_corpus(tmp_path, latin1.encode("latin-1"))
     assert _files_corpus(tmp_path, latin1.encode("latin-1"), fraction=1.0)["decoding"][
         "replaced"] == 4000
+
+
+# ------------------------------------- a files source: links out of its root, private files
+
+
+def test_a_link_out_of_the_root_or_a_private_file_is_refused_naming_it(tmp_path):
+    """Issue 40, fault 5: /usr/include/linux's links were followed out of the root, and a file
+    only its owner could read was published world-readable in results/."""
+    import os
+
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("not corpus text\n" * 100)
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("corpus text\n" * 100)
+    (root / "b.txt").symlink_to(secret)
+    with pytest.raises(corpora.UnsafeFile, match=r"b\.txt is a link to .*elsewhere\.txt, "
+                                                 r"outside"):
+        _files_corpus(tmp_path, b"corpus text\n" * 100)
+    (root / "b.txt").unlink()
+    (root / "inner").mkdir()
+    (root / "inner" / "c.txt").symlink_to(root / "a.txt")  # a link inside the root is fine
+    (root / "a.txt").chmod(0o600)
+    with pytest.raises(corpora.UnsafeFile, match=r"a\.txt is not readable by everyone "
+                                                 r"\(mode 0600\)"):
+        _files_corpus(tmp_path, b"corpus text\n" * 100)
+    os.chmod(root / "a.txt", 0o644)
+    assert _files_corpus(tmp_path, b"corpus text\n" * 100)["text_bytes"] > 0

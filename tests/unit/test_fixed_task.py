@@ -8,7 +8,7 @@ import pytest
 import torch
 from conftest import schema_defaults
 
-from entropic_bound.data.mixers import softmax_rows
+from entropic_bound.data.mixing import SOFTMAX
 from entropic_bound.data.teachers import TeacherSpec, generate, spectrum
 from entropic_bound.measures import spectra
 from entropic_bound.measures.achievable import (
@@ -58,7 +58,7 @@ def direct(cls, x, p):
         s = z @ k @ z.T / math.sqrt(d)
         if cls in ("B3_causal", "B3_causal_readout"):  # s_ij = -inf for j > i
             s = np.where(np.triu(np.ones((T, T), dtype=bool), 1), -np.inf, s)
-        m = softmax_rows(s) if cls == "B2" or block else s
+        m = SOFTMAX.forward(s.copy()) if cls == "B2" or block else s
         if not block:
             out.append(m @ xn @ p["V"])
             continue

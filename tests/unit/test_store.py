@@ -131,3 +131,36 @@ def test_every_command_module_has_a_summary_arguments_and_run():
         assert (module.__doc__ or "").strip(), name
         assert callable(module.add_arguments) and callable(module.run), name
     build_parser()  # every command's arguments at once (--help) do not clash
+
+
+def test_verify_skips_a_file_that_vanishes_while_it_reads(tmp_path, monkeypatch):
+    """Issue 40, fault 3: a file deleted between listing and reading it was a traceback."""
+    import pandas as pd
+
+    from entropic_bound import verify
+    from entropic_bound.plumbing.atomic import write_parquet
+
+    root = tmp_path / "results"
+    write_parquet(root / "measures/a.parquet", pd.DataFrame({"x": [1.0]}))
+    write_parquet(root / "measures/b.parquet", pd.DataFrame({"x": [2.0]}))
+    check = verify.check_file
+
+    def vanishing(path):
+        if path.name == "a.parquet":
+            path.unlink()  # a run beside this one replaced it just now
+        return check(path)
+
+    monkeypatch.setattr(verify, "check_file", vanishing)
+    assert list(verify.corrupt_files(root)) == []
+
+
+def test_verify_remove_refuses_while_a_run_holds_the_directory(tmp_path, monkeypatch):
+    from entropic_bound import verify
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results").mkdir()
+    (tmp_path / ".snakemake/locks").mkdir(parents=True)
+    (tmp_path / ".snakemake/locks/0.input.lock").write_text("")
+    with pytest.raises(SystemExit, match="a Snakemake run holds this directory"):
+        verify.verify("results", remove=True, store_dir=None)
+    assert verify.verify("results", remove=False, store_dir=None) == []  # reading is fine

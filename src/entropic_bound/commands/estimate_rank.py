@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 
 from entropic_bound.commands._args import exit_with
+from entropic_bound.data.mixing import BY_SHORT_NAME
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", help="an .npz with X and Y (n x T x d), and V (d x d) where known")
-    p.add_argument("--mixing", choices=["linear", "softmax"], default="softmax",
+    p.add_argument("--mixing", choices=list(BY_SHORT_NAME), default="softmax",
                    help="the model class the held-out fit assumes")
     p.add_argument("--tol", type=float, default=None,
                    help="relative numerical-rank tolerance (default: the schema's)")

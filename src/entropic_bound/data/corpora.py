@@ -341,13 +341,32 @@ def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
                   "version": f"{pkg} {version}"}
 
 
+class UnsafeFile(ValueError):
+    """A file of a ``files`` (or ``stdlib``) source that must not become corpus text: a link
+    out of the source's root, or a file not readable by everyone (its text would be published
+    world-readable in results/ and the report)."""
+
+
 def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, dict]:
-    """Files under ``root`` matching ``patterns`` (paths relative to root), joined."""
+    """Files under ``root`` matching ``patterns`` (paths relative to root), joined. A matching
+    file that resolves outside ``root`` (a symbolic link out of it) or is not world-readable
+    raises :class:`UnsafeFile`, naming it: an error, not a fall-through to the next source."""
     if not root.is_dir():
         raise SourceUnavailable(f"{what}: {root} does not exist")
     match = _matcher(patterns)
     files = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
-    return _join({rel: p.read_bytes() for rel, p in files.items() if match(rel)}, what)
+    chosen = {rel: p for rel, p in files.items() if match(rel)}
+    top = root.resolve()
+    for rel, path in chosen.items():
+        target = path.resolve()
+        if not target.is_relative_to(top):
+            raise UnsafeFile(f"{what}: {rel} is a link to {target}, outside {root}; a files "
+                             "source reads only the files under its root")
+        if not target.stat().st_mode & 0o004:
+            raise UnsafeFile(f"{what}: {rel} is not readable by everyone (mode "
+                             f"{target.stat().st_mode & 0o777:04o}); its text would be "
+                             "published in results/ and the report, so it is not read")
+    return _join({rel: p.read_bytes() for rel, p in chosen.items()}, what)
 
 
 def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:

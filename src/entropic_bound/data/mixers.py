@@ -9,20 +9,17 @@ import math
 
 import numpy as np
 
-
-def softmax_rows(s: np.ndarray) -> np.ndarray:
-    """Row softmax over the last axis, max-shifted for stability."""
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+from entropic_bound.data.mixing import mixing
 
 
 def mixer(kind: str, x: np.ndarray, operator: np.ndarray) -> np.ndarray:
     """Token-mixing matrices M(X), shape (n, T, T).
 
-    linear_qk: S = X K* X^T / sqrt(d); softmax_qk: softmax_row(S) (eq. 9, no causal mask);
-    fixed_operator: A* for every sample (Section 4).
+    A mixing kind (:mod:`entropic_bound.data.mixing`; linear_qk: S = X K* X^T / sqrt(d),
+    softmax_qk: softmax_row(S), eq. 9, no causal mask); fixed_operator: A* for every sample
+    (Section 4).
     """
     if kind == "fixed_operator":
         return np.broadcast_to(operator, (x.shape[0],) + operator.shape)
     scores = np.einsum("ntd,de,nse->nts", x, operator, x) / math.sqrt(x.shape[-1])
-    return scores if kind == "linear_qk" else softmax_rows(scores)
+    return mixing(kind).forward(scores)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from entropic_bound.data.datasets import load_arrays, load_spec
+from entropic_bound.data.mixing import mixing
 from entropic_bound.measures import spectra
 from entropic_bound.measures.fit_rank import heldout_rank, kernel_mixers
 from entropic_bound.plumbing.atomic import write_parquet
@@ -202,7 +203,7 @@ def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float,
     ``gram``: the unweighted design's Gram matrix (:func:`mixer_gram`), when already known.
     """
     d = x.shape[-1]
-    if kind == "linear_qk":
+    if mixing(kind).linear:
         return bilinear_lstsq(x, x, np.sqrt(d) * m_hat, gram=gram)
     clipped = np.maximum(m_hat, eps)
     if weighted:
@@ -214,7 +215,7 @@ def kernel_from_mixers(kind: str, x: np.ndarray, m_hat: np.ndarray, eps: float,
 def mixer_gram(kind: str, x: np.ndarray) -> np.ndarray:
     """The Gram matrix of the unweighted regression of :func:`kernel_from_mixers`: it depends
     on X alone, so ALS computes it once instead of at every K-step."""
-    return bilinear_gram(x, x, center_rows=kind != "linear_qk")
+    return bilinear_gram(x, x, center_rows=mixing(kind).row_normalised)
 
 
 def soft_threshold(k: np.ndarray, fraction: float) -> np.ndarray:
@@ -242,9 +243,10 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
     n, T, d = x.shape
     v = np.eye(d)
     history = []
-    gram = mixer_gram(kind, x) if kind != "linear_qk" else None
+    linear = mixing(kind).linear
+    gram = None if linear else mixer_gram(kind, x)
     for _ in range(iterations):
-        if kind == "linear_qk":
+        if linear:
             k = linear_kernel_vknown(x, y, v)
         else:
             k = kernel_from_mixers(kind, x, recovered_mixers_inverse(x, y, v), eps=eps,
@@ -278,7 +280,7 @@ def estimate_rank(kind: str, x: np.ndarray, y: np.ndarray, v: np.ndarray | None,
 
     if v is not None:
         m_hat = timed("recovered_mixers", None, lambda: recovered_mixers(x, y, v))
-        if kind == "linear_qk":
+        if mixing(kind).linear:
             matrices["v_known"] = timed("v_known", None, lambda: linear_kernel_vknown(x, y, v))
         else:
             matrices["v_known"] = timed("v_known", "recovered_mixers",
@@ -287,7 +289,7 @@ def estimate_rank(kind: str, x: np.ndarray, y: np.ndarray, v: np.ndarray | None,
             kind, x, recovered_mixers_inverse(x, y, v), eps=eps))
         matrices["realized_mixer"] = timed("realized_mixer", "recovered_mixers",
                                            lambda: m_hat.mean(axis=0))
-        if kind == "softmax_qk":
+        if mixing(kind).row_normalised:
             matrices["v_known_weighted"] = timed(
                 "v_known_weighted", "recovered_mixers",
                 lambda: kernel_from_mixers(kind, x, m_hat, eps=eps, weighted=True))

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize
 
+from entropic_bound.data.mixing import mixing
+
 
 @dataclass(frozen=True)
 class RankSelection:
@@ -42,13 +44,6 @@ class RankSelection:
     heldout_full: float  # mean held-out loss of the full-rank fit
 
 
-def _softmax_inplace(s: np.ndarray) -> np.ndarray:
-    s -= s.max(axis=-1, keepdims=True)
-    np.exp(s, out=s)
-    s /= s.sum(axis=-1, keepdims=True)
-    return s
-
-
 def _flat(a: np.ndarray) -> np.ndarray:
     return a.reshape(-1, a.shape[-1])
 
@@ -57,7 +52,7 @@ def kernel_mixers(kind: str, x: np.ndarray, k: np.ndarray) -> np.ndarray:
     """M_K(X_n) for every sample (eq. 9), as batched matmuls (the teacher's einsum is exact
     but slow here)."""
     s = (_flat(x) @ k).reshape(x.shape) @ x.transpose(0, 2, 1) / np.sqrt(x.shape[-1])
-    return s if kind == "linear_qk" else _softmax_inplace(s)
+    return mixing(kind).forward(s)
 
 
 def per_sample_loss(kind: str, x: np.ndarray, y: np.ndarray, k: np.ndarray,
@@ -91,7 +86,7 @@ def loss_and_grad(kind: str, x: np.ndarray, y: np.ndarray, p: np.ndarray, q: np.
     xq = (_flat(x) @ q).reshape(n, t, -1)
     s = xp @ xq.transpose(0, 2, 1)
     s /= np.sqrt(d)
-    a = s if kind == "linear_qk" else _softmax_inplace(s)
+    a = mixing(kind).forward(s)
     ax = a @ x
     if v is None:
         v = least_squares_v(ax, y)
@@ -100,9 +95,7 @@ def loss_and_grad(kind: str, x: np.ndarray, y: np.ndarray, p: np.ndarray, q: np.
     loss = float(np.vdot(r, r) / n)
     r *= 2.0 / n  # dL/d(A X V) from here on
     ds = r @ (_flat(x) @ v).reshape(n, t, d).transpose(0, 2, 1)  # dL/dA
-    if kind != "linear_qk":
-        ds -= (ds * a).sum(axis=-1, keepdims=True)
-        ds *= a
+    ds = mixing(kind).backward(a, ds)
     gp = _flat(x).T @ _flat(ds @ xq) / np.sqrt(d)
     gq = _flat(x).T @ _flat(ds.transpose(0, 2, 1) @ xp) / np.sqrt(d)
     return loss, gp, gq, v

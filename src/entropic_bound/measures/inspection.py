@@ -31,6 +31,7 @@ from entropic_bound.models.lm import (
     load_model,
     windows,
 )
+from entropic_bound.plumbing.atomic import CorruptCacheError
 
 COLUMNS = ["layer", "head", *MEASURES, "ffn_stable_rank"]
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "tokenizer.model")
@@ -45,6 +46,8 @@ def read_text(path: str | Path) -> str:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError as err:
         raise BadInspection(f"{path}: no such text file") from err
+    except IsADirectoryError as err:
+        raise BadInspection(f"{path}: a directory; --text names one UTF-8 text file") from err
     except UnicodeDecodeError as err:
         raise BadInspection(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from err
 
@@ -84,6 +87,11 @@ def inspect_cell(weights: Path, text: str, source: str, *, count: int,
         raise BadInspection(f"{meta_path}: no such vocabulary file; pass --meta, the corpus's "
                             "meta.json")
     vocab = json.loads(meta_path.read_text())["vocab"]
+    unknown = sorted(set(text) - set(vocab))
+    if unknown:
+        raise BadInspection(f"{source}: {len(unknown)} character(s) outside the cell's "
+                            f"vocabulary ({meta_path}), e.g. {unknown[0]!r}; an E6 cell reads "
+                            "only the characters of its corpus")
     try:
         ids = encode(text, vocab)
     except ValueError as err:
@@ -98,7 +106,20 @@ def inspect_cell(weights: Path, text: str, source: str, *, count: int,
             raise BadInspection(f"{weights}: give --step, one of the checkpoints "
                                 f"{', '.join(map(str, steps))}")
         prefix = checkpoint_prefix(step)
-    model = load_model(str(weights), len(vocab), int(record["d_model"]), cfg, prefix)
+    try:
+        model = load_model(str(weights), len(vocab), int(record["d_model"]), cfg, prefix)
+    except CorruptCacheError as err:
+        raise BadInspection(f"{weights}: not a readable .npz file "
+                            f"({err.__cause__ or 'damaged archive'})") from None
+    except (RuntimeError, KeyError) as err:  # load_state_dict: missing or misshapen arrays
+        first = str(err).strip().splitlines()[0]
+        raise BadInspection(f"{weights}: its arrays are not those of an E6 cell of d_model "
+                            f"{int(record['d_model'])} with the {len(vocab)}-character "
+                            f"vocabulary of {meta_path} ({first})") from None
+    bad = [name for name, p in model.named_parameters() if not torch.isfinite(p).all()]
+    if bad:
+        raise BadInspection(f"{weights}: NaN or infinite weights in {', '.join(bad[:3])}"
+                            f"{' ...' if len(bad) > 3 else ''}")
     x, y = text_windows(ids, context, count, source)
     return model_measures(model, x, y)
 
@@ -147,6 +168,11 @@ def inspect_model(model: str | Path, text_path: str | Path, *, count: int = 32,
     with the text's mean next-token cross-entropy (``loss``, nats/token) and the windows.
     ``step`` picks one checkpoint of an E6 cell's ``.checkpoints.npz``."""
     model = Path(model)
+    if count < 1:
+        raise BadInspection(f"--windows {count}: give at least 1 window")
+    if context is not None and context < 1:
+        raise BadInspection(f"--context {context}: give at least 1 token per window (or leave it "
+                            "out for the model's own)")
     text = read_text(text_path)
     if model.is_file() and model.suffix == ".npz":
         loss, rows = inspect_cell(model, text, str(text_path), count=count, context=context,

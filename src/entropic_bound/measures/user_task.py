@@ -12,15 +12,16 @@ per-sample mixers, which needs T <= d. Settings default to the config schema's E
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from entropic_bound.data.mixing import BY_SHORT_NAME
 from entropic_bound.measures.estimators import estimate_rank
 from entropic_bound.plumbing.atomic import write_parquet
 
-KINDS = {"linear": "linear_qk", "softmax": "softmax_qk"}
 SHOWN = ["estimator", "estimate", "numerical_rank", "reff_energy", "kept_over_tol",
          "dropped_over_tol", "z_below", "z_at", "seconds"]
 
@@ -36,10 +37,21 @@ def read_task(path: str | Path, mixing: str) -> tuple[np.ndarray, np.ndarray, np
     if not path.is_file():
         raise BadTask(f"{path}: no such file (expected an .npz with X and Y of shape n x T x d)")
     try:
-        with np.load(path) as z:
-            arrays = {k: np.asarray(z[k], dtype=np.float64) for k in z.files}
-    except (OSError, ValueError) as err:
+        loaded = np.load(path)  # allow_pickle stays off: no code in a user's file runs
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        raise BadTask(f"{path}: not a readable .npz file ({err or 'empty file'})") from None
+    if not isinstance(loaded, np.lib.npyio.NpzFile):
+        raise BadTask(f"{path}: one bare array of shape {loaded.shape} (.npy); expected an .npz "
+                      f"archive with arrays named X and Y (np.savez(path, X=..., Y=...))")
+    try:
+        with loaded as z:
+            raw = {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
         raise BadTask(f"{path}: not a readable .npz file ({err})") from None
+    for name, a in raw.items():
+        if a.dtype.kind not in "fiub":
+            raise BadTask(f"{path}: array {name} holds {a.dtype} values; expected real numbers")
+    arrays = {k: np.asarray(a, dtype=np.float64) for k, a in raw.items()}
     missing = [k for k in ("X", "Y") if k not in arrays]
     if missing:
         raise BadTask(f"{path}: no array {' or '.join(missing)}; expected X and Y of shape "
@@ -54,9 +66,10 @@ def read_task(path: str | Path, mixing: str) -> tuple[np.ndarray, np.ndarray, np
         if a is not None and not np.isfinite(a).all():
             raise BadTask(f"{path}: {name} holds {int((~np.isfinite(a)).sum())} NaN or infinite "
                           f"values")
-    if d < T and (mixing == "softmax" or v is not None):
-        raise BadTask(f"{path}: T = {T} > d = {d}; the {'softmax' if mixing == 'softmax' else ''}"
-                      f"{' and ' if mixing == 'softmax' and v is not None else ''}"
+    inverts = BY_SHORT_NAME[mixing].row_normalised  # log-inversion of the recovered mixers
+    if d < T and (inverts or v is not None):
+        raise BadTask(f"{path}: T = {T} > d = {d}; the {mixing if inverts else ''}"
+                      f"{' and ' if inverts and v is not None else ''}"
                       f"{'V-known' if v is not None else ''} estimators invert each sample's "
                       f"T x T mixer from its T x d inputs, which needs T <= d")
     if n < 10:
@@ -70,7 +83,7 @@ def estimate_task(path: str | Path, mixing: str, settings: dict, tol: float,
     selected rank of the held-out fit (V known where V is given, else V unknown) with its
     margins, printed; the table written as parquet to ``out`` when given."""
     x, y, v = read_task(path, mixing)
-    frame = estimate_rank(KINDS[mixing], x, y, v, tol=tol,
+    frame = estimate_rank(BY_SHORT_NAME[mixing].name, x, y, v, tol=tol,
                           iterations=settings["als_iterations"], shrinkage=settings["shrinkage"],
                           eps=settings["eps"], heldout_fraction=settings["heldout_fraction"],
                           z_crit=settings["z_crit"], fit_iterations=settings["fit_iterations"])

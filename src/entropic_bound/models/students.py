@@ -15,7 +15,7 @@ import math
 import numpy as np
 import torch
 
-STUDENT_KINDS = ("linear_qk", "softmax_qk")
+from entropic_bound.data.mixing import mixing
 
 
 def init_factor(rng: np.random.Generator, rows: int, cols: int, scale: float = 1.0) -> np.ndarray:
@@ -41,6 +41,6 @@ def qk_forward(kind: str, x: torch.Tensor, wq: torch.Tensor, wk: torch.Tensor,
     """Y_hat for inputs x of shape (n, T, d): the direct formula of the docstring above."""
     d = x.shape[-1]
     scores = (x @ wq) @ (x @ wk).transpose(-1, -2) / math.sqrt(d)  # (n, T, T)
-    mix = scores if kind == "linear_qk" else torch.softmax(scores, dim=-1)
+    mix = mixing(kind).forward_torch(scores)
     return mix @ x @ v
 

@@ -5,6 +5,9 @@ The audit runs that command again in this checkout, with the entry's outputs sen
 temporary folder (an argument is an output when it resolves, through ``results/``'s link, to
 one of the entry's files; so the run whose links these are must exist here), and compares:
 
+The command runs with the job's thread counts (torch's from its ``--threads``, BLAS's from the
+record, as Snakemake set them). The comparison is
+
 * **exact** (every value bit-identical, NaNs in the same places) where the entry was computed
   on the same kernel class: the same CPU kernel flags (AVX2, AVX-512, bf16: :data:`KERNEL_FLAGS
   <entropic_bound.plumbing.job_record.KERNEL_FLAGS>`) and the same torch CPU capability;
@@ -70,6 +73,20 @@ def this_kernel_class(stored: dict) -> tuple:
 
         here["aten_cpu_capability"] = torch.backends.cpu.get_cpu_capability()
     return kernel_class(here)
+
+
+# the thread counts Snakemake gives a job's linear-algebra libraries (its shell sets each)
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "GOTO_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                    "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def job_environment(machine: dict) -> dict[str, str]:
+    """This process's environment with the job's BLAS threads, as Snakemake ran it (numpy's
+    products depend on the count). The CPU capability is this process's: the audit compares
+    across capabilities (``ATEN_CPU_CAPABILITY=avx2 entropic-bound audit ...``)."""
+    env = dict(os.environ)
+    env.update(dict.fromkeys(THREAD_VARIABLES, str(machine.get("blas_threads") or 1)))
+    return env
 
 
 def _pairs(a: np.ndarray, b: np.ndarray) -> tuple[float, float, bool, bool]:
@@ -166,7 +183,8 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
         for i, stored in outputs.items():
             argv[i] = str(Path(tmp) / stored.name)
         proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *argv[1:]],
-                              cwd=workdir, capture_output=True, text=True)
+                              cwd=workdir, capture_output=True, text=True,
+                              env=job_environment(record.get("machine") or {}))
         if proc.returncode:
             tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             return Outcome(key, command, exact_required, np.inf, np.inf, False,

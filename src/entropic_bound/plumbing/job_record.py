@@ -11,7 +11,9 @@ of the job, and it travels with the job's other outputs in the store. Its fields
   reads both alike. ``s`` runs from the process's start, interpreter start-up included.
 * ``argv``: the command line, with which ``entropic-bound audit`` recomputes the entry.
 * ``machine``: CPU model, the CPU flags that change kernels (AVX2, AVX-512, native bf16), torch's
-  CPU capability where the job loaded torch (``ATEN_CPU_CAPABILITY`` may lower it), threads.
+  CPU capability where the job loaded torch (``ATEN_CPU_CAPABILITY`` may lower it), torch's
+  threads and the BLAS threads (``OPENBLAS_NUM_THREADS``, which Snakemake sets to the rule's
+  threads: numpy's products sum in another order with another count, 1e-11 apart).
 * ``commit``: the checkout's HEAD and whether its code was dirty (``git``; ``null`` outside one).
 """
 
@@ -76,6 +78,7 @@ def machine() -> dict[str, Any]:
             "aten_cpu_capability": torch.backends.cpu.get_cpu_capability() if torch else None,
             "aten_cpu_capability_env": os.environ.get("ATEN_CPU_CAPABILITY"),
             "torch_threads": torch.get_num_threads() if torch else None,
+            "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
             "device": ("cuda" if torch and torch.cuda.is_initialized() else "cpu")}
 
 

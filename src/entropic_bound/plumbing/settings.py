@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from entropic_bound.data.mixing import mixing
+
 # Config keys that name the run (a profile and its settings file), not a setting of the
 # experiments: left out of settings diffs and config hashes.
 RUN_KEYS = ("profile", "overlay")
@@ -70,7 +72,8 @@ def check_meaningful(cfg: dict, grids: dict[str, dict], fixed: list[str]) -> Non
     that passes the schema makes an experiment meaningless:
 
     * r* above what the teacher's operator allows (K* is d x d; A* is T x T);
-    * a softmax teacher with T = 1: a softmax over one token is 1, so K* cannot affect Y;
+    * a row-normalised teacher (softmax) with T = 1: its one mixing weight is 1, so K* cannot
+      affect Y;
     * fewer observations than the full-rank student has parameters: a grid student holds K and
       V (2 d^2 numbers) and a dataset gives n T d of them, so n T >= 2 d; a fixed-operator
       student holds A and V, so n T d >= T^2 + d^2;
@@ -84,10 +87,11 @@ def check_meaningful(cfg: dict, grids: dict[str, dict], fixed: list[str]) -> Non
             if r_star > c["d"]:
                 raise MeaninglessSetting(f"config {key}.r_stars: r*={r_star} exceeds {key}.d="
                                          f"{c['d']} (K* is d x d)")
-        if c["T"] < 2 and "softmax_qk" in c["teachers"]:
+        normalised = [t for t in c["teachers"] if mixing(t).row_normalised]
+        if c["T"] < 2 and normalised:
             raise MeaninglessSetting(
-                f"config {key}.T=1 with the softmax_qk teacher: a softmax over one token is 1, "
-                f"so the kernel K* cannot affect the output; use T >= 2")
+                f"config {key}.T=1 with the {normalised[0]} teacher: its rows sum to 1 over one "
+                f"token, so the kernel K* cannot affect the output; use T >= 2")
         if c["n"] * c["T"] < 2 * c["d"]:
             raise MeaninglessSetting(
                 f"config {key}.n={c['n']}: a dataset gives n T d = {c['n'] * c['T'] * c['d']} "

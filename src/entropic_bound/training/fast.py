@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from entropic_bound.data.mixing import mixing
 from entropic_bound.training.loop import TailWindow, check_divergence
 
 # Up to this rank the Gram order is faster than the kernel order for the linear teacher
@@ -49,12 +50,10 @@ class QKBatch:
     """
 
     def __init__(self, kind: str, x: torch.Tensor, y: torch.Tensor, rank: int, chunk: int):
-        if kind not in ("linear_qk", "softmax_qk"):
-            raise ValueError(f"unknown student kind {kind!r}")
-        self.kind = kind
+        self.mixing = mixing(kind)
         self.n, self.T, self.d = x.shape
         self.scale = 1.0 / math.sqrt(self.d)
-        self.order = "gram" if kind == "linear_qk" and rank <= GRAM_MAX_RANK else "kernel"
+        self.order = "gram" if self.mixing.linear and rank <= GRAM_MAX_RANK else "kernel"
         self.chunks = []
         for lo in range(0, self.n, chunk):
             xc, yc = x[lo:lo + chunk], y[lo:lo + chunk]
@@ -97,13 +96,12 @@ class QKBatch:
         x, xf = c["x"], c["xf"]
         xt_s = x.transpose(1, 2)
         s = ((xf @ kt).view(B, m, T, d) @ xt_s).mul_(self.scale)  # (B, m, T, T)
-        a = torch.softmax(s, dim=-1) if self.kind == "softmax_qk" else s
+        a = self.mixing.forward_torch(s)
         ax = (a @ x).view(B, m * T, d)
         dy = self._residual(c, (ax @ v).view(B, m, T, d), loss).view(B, m * T, d)
         grads[2].baddbmm_(ax.transpose(1, 2), dy)
         da = (dy @ v.transpose(1, 2)).view(B, m, T, d) @ xt_s
-        if self.kind == "softmax_qk":
-            da = a.mul_(da.sub_((da * a).sum(dim=-1, keepdim=True)))
+        da = self.mixing.backward_torch(a, da)
         grads[0].baddbmm_(xf.t().expand(B, d, m * T), (da.mul_(self.scale) @ x).view(B, m * T, d))
 
     def _gram(self, c, wq, wk, v, loss, grads):
