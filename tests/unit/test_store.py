@@ -95,6 +95,10 @@ def test_the_job_record_has_the_benchmark_fields_the_machine_and_the_argv(tmp_pa
     assert record["argv"] == ["entropic-bound", "x"]
     assert set(record["machine"]["cpu_flags"]) <= set(job_record.KERNEL_FLAGS)
     assert record["machine"]["cpu_model"]
+    # the code it ran: this package's loaded modules, checked against the checkout's HEAD
+    assert any(f.endswith("plumbing/job_record.py") for f in job_record.loaded_sources())
+    if record["commit"] is not None:
+        assert len(record["commit"]["sha"]) == 40 and record["commit"]["dirty"] in (True, False)
 
 
 def test_audit_comparison_is_exact_or_within_tolerance(tmp_path):

@@ -260,3 +260,17 @@ def test_every_rule_declares_the_import_closure_of_the_command_it_runs(quick_run
         assert declared == command_sources(command.group(1)), rule
         checked.add(rule)
     assert len(checked) == 20  # every rule but `all` runs one command
+
+
+def test_memory_is_declared_from_the_dataset_size(quick_run):
+    """Issue 40, fault 6: no rule declared mem_mb, so `--resources mem_mb=N` could not keep a
+    large config within a machine. A dataset's jobs now declare it from n, T and d."""
+    def train_mem(n: int) -> set[int]:
+        out = snakemake(quick_run, "-n", "--forceall", *QUICK, "--config",
+                        f'e3={{"n": {n}}}').stdout
+        blocks = re.findall(r"^rule train_grid_cells:\n(.*?)(?=^\S|\Z)", out, re.M | re.S)
+        return {int(re.search(r"mem_mb=(\d+)", b).group(1)) for b in blocks
+                if "exp=e3" in b}
+
+    small, large = train_mem(256), train_mem(300_000)
+    assert max(small) < 1000 < 10_000 < min(large)

@@ -164,6 +164,34 @@ def e6_corpora(pattern):
     return expand(pattern, corpus=sorted(config["e6"]["corpora"]))
 
 
+# Memory of a dataset's jobs: a base (the interpreter, numpy, torch where loaded) and a part
+# proportional to the dataset, k bytes per byte of one sample's T x max(T, d) float64 block.
+# Measured (entropic-bound's job records, T = 16, d = 32, n = 3,000 and 12,000): make-data
+# 118 -> 334 MB, train-grid 553 -> 753 MB, estimate-e4 548 -> 725 MB, i.e. k = 5-6 above bases
+# of 50-490 MB; declared with 2x headroom so that `--resources mem_mb=N` keeps a large config
+# (n in the hundreds of thousands) within a machine. Measures read weights only (128 MB flat).
+MEM_PER_SAMPLE_FACTOR = 12
+
+
+def dataset_mem_mb(base_mb, section):
+    """A rule's `mem_mb` from its dataset's size; `section(wc)` is the config of its dataset."""
+
+    def mem_mb(wc):
+        c = section(wc)
+        block = c["T"] * max(c["T"], c["d"]) * 8
+        return int(base_mb + MEM_PER_SAMPLE_FACTOR * c["n"] * block / 2**20)
+
+    return mem_mb
+
+
+def grid_section(wc):
+    return dataset_grid(wc.exp)
+
+
+def fixed_section(wc):
+    return config[wc.fexp]
+
+
 def record(rule, wildcard_path):
     """Where a stored job's record (its cost, machine and commit: plumbing.job_record) goes:
     beside the benchmark files of the other rules, so reporting.costs reads both alike."""

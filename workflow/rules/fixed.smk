@@ -15,6 +15,8 @@ rule make_fixed_data:
         "results/benchmarks/make_fixed_data/{fexp}/{operator}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    resources:
+        mem_mb=dataset_mem_mb(200, fixed_section),
     params:
         spec=fixed_spec,
     shell:
@@ -36,6 +38,7 @@ rule train_fixed_cells:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
     resources:
+        mem_mb=dataset_mem_mb(800, fixed_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
         threads=config["threads_per_job"],
@@ -70,6 +73,8 @@ rule measure_fixed_cells:
     conda:
         "../../envs/entropic-bound.yaml"
     threads: 1
+    resources:
+        mem_mb=dataset_mem_mb(300, fixed_section),
     params:
         spec=fixed_spec,
         measure=as_json({"tol": config["spectra"]["tol"]}),
@@ -92,6 +97,8 @@ rule estimate_e1_data:
     cache: True
     conda:
         "../../envs/entropic-bound.yaml"
+    resources:
+        mem_mb=dataset_mem_mb(800, fixed_section),
     params:
         spec=lambda wc: fixed_spec(wc, "e1"),
         measure=as_json({"tol": config["spectra"]["tol"]}),

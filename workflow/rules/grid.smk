@@ -14,6 +14,8 @@ rule make_grid_data:
         "results/benchmarks/make_grid_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    resources:
+        mem_mb=dataset_mem_mb(200, grid_section),
     params:
         spec=grid_spec,
     shell:
@@ -35,6 +37,7 @@ rule train_grid_cells:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
     resources:
+        mem_mb=dataset_mem_mb(800, grid_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
         threads=config["threads_per_job"],
@@ -61,6 +64,8 @@ rule measure_grid_cells:
     cache: True
     conda:
         "../../envs/entropic-bound.yaml"
+    resources:
+        mem_mb=dataset_mem_mb(300, grid_section),
     params:
         spec=grid_spec,
         measure=as_json({"tol": config["spectra"]["tol"]}),

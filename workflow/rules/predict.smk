@@ -14,6 +14,8 @@ rule estimate_e4_data:
     cache: True
     conda:
         "../../envs/entropic-bound.yaml"
+    resources:
+        mem_mb=dataset_mem_mb(800, grid_section),
     params:
         spec=grid_spec,
         e4=lambda wc: as_json(

@@ -14,7 +14,8 @@ of the job, and it travels with the job's other outputs in the store. Its fields
   CPU capability where the job loaded torch (``ATEN_CPU_CAPABILITY`` may lower it), torch's
   threads and the BLAS threads (``OPENBLAS_NUM_THREADS``, which Snakemake sets to the rule's
   threads: numpy's products sum in another order with another count, 1e-11 apart).
-* ``commit``: the checkout's HEAD and whether its code was dirty (``git``; ``null`` outside one).
+* ``commit``: the checkout's HEAD and whether the code the job ran (the package modules it
+  loaded) differed from it (``git``; ``null`` outside a checkout).
 """
 
 from __future__ import annotations
@@ -32,8 +33,6 @@ from entropic_bound.plumbing.atomic import write_json
 
 # CPU flags (as /proc/cpuinfo spells them) that select different kernels in torch and numpy
 KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16")
-# what the record says about the code; results/ and the store are not code
-CODE_PATHS = ("src", "workflow", "Snakefile", "config.yaml", "profiles")
 
 
 def process_start() -> float:
@@ -82,8 +81,18 @@ def machine() -> dict[str, Any]:
             "device": ("cuda" if torch and torch.cuda.is_initialized() else "cpu")}
 
 
+def loaded_sources() -> list[str]:
+    """The files of this package's modules that this process has loaded: the code it ran."""
+    return sorted({m.__file__ for name, m in list(sys.modules.items())
+                   if name.split(".")[0] == __name__.split(".")[0]
+                   and getattr(m, "__file__", None)})
+
+
 def commit(repo: str | os.PathLike[str] = ".") -> dict[str, Any] | None:
-    """HEAD of the git checkout at ``repo`` and whether its code differs from it."""
+    """HEAD of the git checkout at ``repo``, and whether the code this job ran (the package
+    modules it loaded) differs from HEAD there: ``dirty`` is about this job's code, not about
+    other files of the checkout. None outside a checkout; ``dirty`` None where the package is
+    not the checkout's (an installed wheel)."""
     def git(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
 
@@ -91,10 +100,11 @@ def commit(repo: str | os.PathLike[str] = ".") -> dict[str, Any] | None:
         head = git("rev-parse", "HEAD")
         if head.returncode:
             return None
-        dirty = git("status", "--porcelain", "--untracked-files=no", "--", *CODE_PATHS)
+        status = git("status", "--porcelain", "--untracked-files=all", "--", *loaded_sources())
     except OSError:
         return None
-    return {"sha": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+    dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
+    return {"sha": head.stdout.strip(), "dirty": dirty}
 
 
 def write_job_record(path: str | os.PathLike[str], argv: list[str]) -> dict[str, Any]:
