@@ -168,3 +168,18 @@ def test_verify_remove_refuses_while_a_run_holds_the_directory(tmp_path, monkeyp
     with pytest.raises(SystemExit, match="a Snakemake run holds this directory"):
         verify.verify("results", remove=True, store_dir=None)
     assert verify.verify("results", remove=False, store_dir=None) == []  # reading is fine
+
+
+def test_links_to_entries_that_are_gone_are_found(filled, tmp_path):
+    """After an entry is set aside or pruned, its results/ link dangles: Snakemake cannot stat
+    it ("Unable to obtain modification time"), so the workflow removes such links first."""
+    results = tmp_path / "results"
+    (results / "cells").mkdir(parents=True)
+    kept = results / "cells/a.npz"
+    kept.symlink_to(filled / f"{KEY_A}_weights.npz")
+    gone = results / "cells/b.parquet"
+    gone.symlink_to(filled / f"{KEY_B}.parquet")
+    (results / "cells/elsewhere").symlink_to(tmp_path / "not-the-store")
+    assert store.dangling_links(results, filled) == []
+    store.prune(filled, [KEY_B])
+    assert store.dangling_links(results, filled) == [gone]  # not a link that points elsewhere

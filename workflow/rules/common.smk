@@ -43,6 +43,14 @@ if workflow.is_main_process:
             + problem.line(config["store"])
         )
     job_store.seal(STORE)
+    gone = job_store.dangling_links("results", STORE)
+    for link in gone:
+        link.unlink()
+    if gone:
+        logger.warning(
+            f"{len(gone)} results/ link(s) to store entries that are gone removed (first: "
+            f"{gone[0]}); add --forcerun with them to rebuild them where their tables exist"
+        )
 
 # Experiments of each machinery, by paper table: a new grid (or fixed-operator) experiment is a
 # line here, a config section and its schema entry (`eN: *grid`).

@@ -15,7 +15,8 @@ What this module adds, because Snakemake's store trusts its files as they are:
   and end, and ``entropic-bound store seal`` before a commit) and makes every file 0644.
 * **Checks.** :func:`check` verifies every sealed entry before the run plans its jobs; an entry
   whose file is missing, truncated or changed is moved, whole, to the quarantine folder
-  (reported one line each), so the run recomputes it instead of reading it.
+  (reported one line each), so the run recomputes it instead of reading it; the links to
+  entries that are gone (:func:`dangling_links`) are removed, so Snakemake sees missing outputs.
 * **Housekeeping.** :func:`unused` and :func:`prune` find and remove the entries that no job of
   the current DAG uses, and Snakemake's leftover ``tmp*`` folders of an interrupted store.
 """
@@ -138,6 +139,18 @@ def set_aside(store: Path, key: str, quarantine: Path) -> None:
     quarantine.mkdir(parents=True, exist_ok=True)
     for path in store.glob(f"{key}*"):
         shutil.move(path, quarantine / path.name)
+
+
+def dangling_links(results: str | os.PathLike[str],
+                   store: str | os.PathLike[str]) -> list[Path]:
+    """Links under ``results`` into ``store`` whose entry is gone (set aside, pruned, or the
+    store moved): to Snakemake a missing output, but one it cannot even stat."""
+    root, top = Path(results), Path(store).resolve()
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob("*")
+                  if p.is_symlink() and not p.exists()
+                  and Path(os.readlink(p)).parent.resolve() == top)
 
 
 def unused(store: str | os.PathLike[str], used: Iterable[str]) -> list[str]:
