@@ -98,7 +98,7 @@ rule estimate_e1_data:
     conda:
         "../../envs/entropic-bound.yaml"
     resources:
-        mem_mb=dataset_mem_mb(800, fixed_section),
+        mem_mb=dataset_mem_mb(800, lambda wc: config["e1"]),
     params:
         spec=lambda wc: fixed_spec(wc, "e1"),
         measure=as_json({"tol": config["spectra"]["tol"]}),
