@@ -36,7 +36,7 @@ def schema_defaults(*section: str) -> dict:
     place each default is written (entropic_bound.plumbing.settings.schema_defaults)."""
     from entropic_bound.plumbing.settings import schema_defaults as defaults
 
-    return defaults(*section, schema=ROOT / "workflow/schemas/config.schema.yaml")
+    return defaults(*section, schema=ROOT / "src/entropic_bound/config.schema.yaml")
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -19,7 +19,7 @@ from entropic_bound.benchmarks.dag import (
 )
 from entropic_bound.plumbing.settings import effective_config
 
-PAPER = effective_config("config.yaml", "workflow/schemas/config.schema.yaml")
+PAPER = effective_config("config.yaml", "src/entropic_bound/config.schema.yaml")
 SWEEP, RECOVERY = 1500, 2500  # the paper's step counts (schema defaults of e3/e5.train)
 
 

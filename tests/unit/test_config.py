@@ -13,7 +13,7 @@ from snakemake.utils import validate
 
 from entropic_bound.plumbing.settings import MeaninglessSetting, check_meaningful
 
-SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
+SCHEMA = str(ROOT / "src/entropic_bound/config.schema.yaml")
 PAPER = yaml.safe_load((ROOT / "config.yaml").read_text())
 
 
@@ -107,7 +107,7 @@ def test_the_mixing_registry_is_the_one_list_of_mixing_kinds():
     from entropic_bound.data.mixing import BY_SHORT_NAME, MIXINGS, UnknownMixing, mixing
     from entropic_bound.training.fast import QKBatch
 
-    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    schema = yaml.safe_load((ROOT / "src/entropic_bound/config.schema.yaml").read_text())
     enum = schema["properties"]["e3"]["properties"]["teachers"]["items"]["enum"]
     assert enum == list(MIXINGS)
     sub = next(a for a in build_parser("estimate-rank")._actions if a.choices)

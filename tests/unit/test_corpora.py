@@ -276,7 +276,7 @@ def test_a_changed_corpus_byte_is_caught_before_tokenizing(tmp_path):
 
 def test_the_schema_knows_every_source_type_and_the_fields_it_needs():
     """A source type lives in corpora.SOURCES and in the config schema; they cannot drift."""
-    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    schema = yaml.safe_load((ROOT / "src/entropic_bound/config.schema.yaml").read_text())
     item = schema["properties"]["e6"]["properties"]["corpora"]["additionalProperties"]["items"]
     assert item["properties"]["type"]["enum"] == list(corpora.SOURCES)
     required = {rule["if"]["properties"]["type"]["const"]: rule["then"]["required"]

@@ -55,13 +55,13 @@ def test_the_configuration_reference_is_what_the_schema_generates():
     """Stale when a key, default or description changed in the schema (regenerate with
     python -m entropic_bound.plumbing.config_reference > docs/configuration.md)."""
     assert (ROOT / "docs/configuration.md").read_text() == reference_markdown(
-        ROOT / "workflow/schemas/config.schema.yaml", ROOT / "config.yaml")
+        ROOT / "src/entropic_bound/config.schema.yaml", ROOT / "config.yaml")
 
 
 def test_every_config_key_says_what_it_means():
     import yaml
 
-    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    schema = yaml.safe_load((ROOT / "src/entropic_bound/config.schema.yaml").read_text())
     undocumented = [key for key, *_, description in rows(schema, {}) if not description]
     assert undocumented == []
 

@@ -26,7 +26,7 @@ from entropic_bound.benchmarks.gemm_floor import (
 )
 from entropic_bound.plumbing.settings import effective_config
 
-PAPER = effective_config("config.yaml", "workflow/schemas/config.schema.yaml")
+PAPER = effective_config("config.yaml", "src/entropic_bound/config.schema.yaml")
 SHAPES = [(16, 32, 3), (16, 32, 16), (10, 12, 4), (12, 10, 1)]  # (T, d, r)
 
 

@@ -27,7 +27,7 @@ from entropic_bound.reporting.snapshot import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIG, SCHEMA = "config.yaml", "workflow/schemas/config.schema.yaml"
+CONFIG, SCHEMA = "config.yaml", "src/entropic_bound/config.schema.yaml"
 BENCH_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
 
@@ -39,7 +39,7 @@ def git(repo, *args):
 @pytest.fixture()
 def run(tmp_path):
     """A repository with the real config and schema, and the files of a finished tiny run."""
-    (tmp_path / "workflow/schemas").mkdir(parents=True)
+    (tmp_path / "src/entropic_bound").mkdir(parents=True)
     shutil.copy(ROOT / CONFIG, tmp_path / CONFIG)
     shutil.copy(ROOT / SCHEMA, tmp_path / SCHEMA)
     git(tmp_path, "init", "-q")

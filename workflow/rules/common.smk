@@ -20,7 +20,7 @@ from entropic_bound.plumbing.device import resolve_device
 # any job runs, naming the offending key (validation fills schema defaults).
 config.update(typed_overrides(config))
 check_profile_overlay(config)
-validate(config, schema="../schemas/config.schema.yaml")
+validate(config, schema="../../src/entropic_bound/config.schema.yaml")
 
 # The device, resolved once (auto -> cuda or cpu): the rules' `gpu` resource, the jobs' params
 # and so their store keys name the device the jobs will use.

@@ -40,7 +40,7 @@ rule render_report:
         claims=rules.evaluate_claims.output[0],
         templates=["report/templates/report.md.j2", "report/templates/report.html.j2"],
         paper_config="config.yaml",
-        schema="workflow/schemas/config.schema.yaml",
+        schema="src/entropic_bound/config.schema.yaml",
         captions=expand("workflow/report/figure_{table}.rst", table=FIGURES),
         code=lib("render-report"),
     output:

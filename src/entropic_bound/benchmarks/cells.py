@@ -20,7 +20,7 @@ CELLS = {
     "e2 ladder B1 (linear QK, r=r*)": ("e2", "linear_qk", None, None, "sweep"),
     "e2 ladder B2 (softmax QK, r=r*)": ("e2", "softmax_qk", None, None, "sweep"),
 }
-PAPER = ("config.yaml", "workflow/schemas/config.schema.yaml")
+PAPER = ("config.yaml", "src/entropic_bound/config.schema.yaml")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The configuration reference (``docs/configuration.md``), generated from the config schema.
 
-The schema (``workflow/schemas/config.schema.yaml``) is the one home of every default and of
+The schema (``src/entropic_bound/config.schema.yaml``) is the one home of every default and of
 what each key means; this module renders it as one table per section: key, what it accepts,
 its default, the value ``config.yaml`` (the paper's settings) gives it, and its description.
 ``tests/unit/test_docs.py`` fails when the page is stale.
@@ -17,11 +17,11 @@ from typing import Any
 
 import yaml
 
-SCHEMA = "workflow/schemas/config.schema.yaml"
+SCHEMA = "src/entropic_bound/config.schema.yaml"
 CONFIG = "config.yaml"
 HEADER = """# Configuration reference
 
-Generated from `workflow/schemas/config.schema.yaml` by
+Generated from `src/entropic_bound/config.schema.yaml` by
 `python -m entropic_bound.plumbing.config_reference > docs/configuration.md` (a test fails when
 this page is stale): the schema is the one home of every default. *paper* is the value
 `config.yaml` (the paper's settings) gives a key, where it sets one. Change any key with

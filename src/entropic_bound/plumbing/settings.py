@@ -12,6 +12,7 @@ both.
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,9 @@ def fixed_operators(c: dict) -> list[str]:
     return [c["operator"], *(o for o in c["operator_variants"] if o != c["operator"])]
 
 
-# The checkout's config schema (an editable install, as the README's commands make, runs from it).
-SCHEMA = Path(__file__).resolve().parents[3] / "workflow/schemas/config.schema.yaml"
+# The config schema: package data, so an installed wheel has it; the workflow validates its
+# config against the same file (workflow/rules/common.smk).
+SCHEMA = Path(__file__).resolve().parents[1] / "config.schema.yaml"
 
 
 def schema_defaults(*section: str, schema: str | Path = SCHEMA) -> dict:
@@ -162,7 +164,38 @@ def effective_config(path: str, schema: str | None) -> dict:
     with open(path) as fh:
         cfg = yaml.safe_load(fh)
     if schema:
-        from snakemake.utils import validate
+        validate_with_defaults(cfg, schema)
+    return cfg
 
-        validate(cfg, schema, set_default=True)
+
+class InvalidConfig(ValueError):
+    """A config that the schema rejects; the message names the key and what it expects."""
+
+
+def validate_with_defaults(cfg: dict, schema: str | Path = SCHEMA) -> dict:
+    """Validate ``cfg`` against the JSON schema (``jsonschema``) and fill in every default the
+    schema gives, in place, as the workflow's validation (``snakemake.utils.validate`` with
+    ``set_default``) does: wherever an object is checked against a subschema with
+    ``properties`` (nested sections, list items, every branch checked), a missing property
+    takes its ``default``. Raises :class:`InvalidConfig` naming the first offending key."""
+    import jsonschema
+    import yaml
+
+    spec = yaml.safe_load(Path(schema).read_text())
+    base = jsonschema.Draft202012Validator
+    check_properties = base.VALIDATORS["properties"]
+
+    def properties_with_defaults(validator, properties, instance, subschema):
+        if validator.is_type(instance, "object"):
+            for key, sub in properties.items():
+                if "default" in sub:
+                    instance.setdefault(key, copy.deepcopy(sub["default"]))
+        yield from check_properties(validator, properties, instance, subschema)
+
+    filling = jsonschema.validators.extend(base, {"properties": properties_with_defaults})
+    errors = sorted(filling(spec).iter_errors(cfg), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = ".".join(str(k) for k in first.absolute_path) or "(top level)"
+        raise InvalidConfig(f"config {where}: {first.message}")
     return cfg

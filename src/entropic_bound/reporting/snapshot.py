@@ -30,7 +30,12 @@ from pathlib import Path
 import pandas as pd
 
 from entropic_bound.plumbing.atomic import read_parquet, write_text
-from entropic_bound.plumbing.settings import RUN_KEYS, effective_config, flat_settings
+from entropic_bound.plumbing.settings import (
+    RUN_KEYS,
+    InvalidConfig,
+    effective_config,
+    flat_settings,
+)
 from entropic_bound.reporting.costs import (
     cost_summary,
     first_job_started,
@@ -46,6 +51,19 @@ REPORT_FILES = ("report.md", "report.html")
 GENERATOR = ("python -m entropic_bound.reporting.snapshot --readme README.md "
              "--results docs/results.md")
 
+
+# where the schema lived before it became package data (2026-12-03): stamps of earlier
+# commits find theirs there
+FORMER_SCHEMA_HOMES = ("workflow/schemas/config.schema.yaml",)
+
+
+def _schema_at(repo: str | Path, commit: str, schema: str) -> subprocess.CompletedProcess:
+    """``git show`` of the config schema at ``commit``, at its path then or a former home."""
+    for home in (schema, *FORMER_SCHEMA_HOMES):
+        shown = _git(repo, "show", f"{commit}:{home}")
+        if not shown.returncode:
+            break
+    return shown
 
 def block_begin(kind: str) -> str:
     return f"<!-- {kind} of report/paper: written by {GENERATOR} report/paper -->"
@@ -118,7 +136,7 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
                    benchmarks: str | Path = "results/benchmarks", repo: str | Path = ".",
                    log_dir: str | Path = ".snakemake/log",
                    paper_config: str = "config.yaml",
-                   schema: str = "workflow/schemas/config.schema.yaml") -> dict:
+                   schema: str = "src/entropic_bound/config.schema.yaml") -> dict:
     """Write the snapshot into ``out`` (replacing its previous contents) and return the stamp.
 
     ``tables``: parquet tables, each written as ``<name>.csv``; ``report_dir``: where the
@@ -169,17 +187,15 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
 
 def added_keys(stamp_path: str | Path, repo: str | Path = ".",
                paper_config: str = "config.yaml",
-               schema: str = "workflow/schemas/config.schema.yaml") -> list[str] | None:
+               schema: str = "src/entropic_bound/config.schema.yaml") -> list[str] | None:
     """Config keys the schema gained since the snapshot's commit, when that is the only
     difference: the current config read with the schema of the snapshot's commit hashes to
     the stamp's config hash, and read with today's schema it gives every one of those settings
     the same value, so the run's settings are unchanged and the new keys did not exist for it.
     None when a setting changed (to a value the old schema may not even accept) or the old
     schema cannot be read."""
-    from snakemake_interface_common.exceptions import WorkflowError
-
     stamp = json.loads(Path(stamp_path).read_text())
-    old = _git(repo, "show", f"{stamp.get('commit', '')}:{schema}")
+    old = _schema_at(repo, stamp.get("commit", ""), schema)
     if old.returncode:
         return None
     with tempfile.TemporaryDirectory() as tmp:
@@ -187,7 +203,7 @@ def added_keys(stamp_path: str | Path, repo: str | Path = ".",
         old_schema.write_text(old.stdout)
         try:
             then = effective_config(str(Path(repo, paper_config)), str(old_schema))
-        except WorkflowError:  # today's value is outside the old schema: a changed setting
+        except InvalidConfig:  # today's value is outside the old schema: a changed setting
             return None
     if config_hash(then) != stamp.get("config_sha256"):
         return None
@@ -200,14 +216,15 @@ def added_keys(stamp_path: str | Path, repo: str | Path = ".",
 
 def changed_settings(stamp_path: str | Path, repo: str | Path = ".",
                      paper_config: str = "config.yaml",
-                     schema: str = "workflow/schemas/config.schema.yaml") -> list[str] | None:
+                     schema: str = "src/entropic_bound/config.schema.yaml") -> list[str] | None:
     """Settings of the snapshot's run that no longer hold: the keys of its effective config
     (``paper_config`` and ``schema`` at the snapshot's commit, checked against the stamp's
     hash) whose current value differs or that no longer exist. Keys added since are not
     counted. None when the snapshot's config cannot be rebuilt."""
     stamp = json.loads(Path(stamp_path).read_text())
     commit = stamp.get("commit", "")
-    old = {name: _git(repo, "show", f"{commit}:{name}") for name in (paper_config, schema)}
+    old = {paper_config: _git(repo, "show", f"{commit}:{paper_config}"),
+           schema: _schema_at(repo, commit, schema)}
     if any(shown.returncode for shown in old.values()):
         return None
     with tempfile.TemporaryDirectory() as tmp:
@@ -234,7 +251,7 @@ def documented_changes(page: str | Path, heading: str = "## Since the snapshot")
 
 def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
                   paper_config: str = "config.yaml",
-                  schema: str = "workflow/schemas/config.schema.yaml",
+                  schema: str = "src/entropic_bound/config.schema.yaml",
                   require_current_config: bool = True,
                   acknowledged: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Why the snapshot of ``stamp_path`` does not describe the checkout ``repo`` (empty: it
