@@ -183,3 +183,24 @@ def test_links_to_entries_that_are_gone_are_found(filled, tmp_path):
     assert store.dangling_links(results, filled) == []
     store.prune(filled, [KEY_B])
     assert store.dangling_links(results, filled) == [gone]  # not a link that points elsewhere
+
+
+def test_the_audits_kernel_class_and_integer_ranks(tmp_path):
+    """Exact comparison only within a kernel class (CPU flags, torch capability, the variables
+    that choose numpy's and OpenBLAS's kernels); across classes a threshold rank may move by
+    one (measured: a Gavish-Donoho rank of E1 under OpenBLAS's Haswell kernels), not by two."""
+    import pandas as pd
+
+    from entropic_bound.plumbing.atomic import write_parquet
+
+    here = {"cpu_flags": ["avx2"], "aten_cpu_capability": "AVX2", "kernel_env": {}}
+    assert audit.kernel_class(here) == audit.kernel_class(dict(here))
+    assert audit.kernel_class(here) != audit.kernel_class(
+        {**here, "kernel_env": {"OPENBLAS_CORETYPE": "Haswell"}})
+    assert audit.kernel_class(here) != audit.kernel_class({**here, "aten_cpu_capability": None})
+    write_parquet(tmp_path / "a.parquet", pd.DataFrame({"rank": [6, 3]}))
+    write_parquet(tmp_path / "b.parquet", pd.DataFrame({"rank": [5, 3]}))
+    write_parquet(tmp_path / "c.parquet", pd.DataFrame({"rank": [4, 3]}))
+    _, _, exact, close, _ = audit.compare(tmp_path / "b.parquet", tmp_path / "a.parquet")
+    assert not exact and close
+    assert not audit.compare(tmp_path / "c.parquet", tmp_path / "a.parquet")[3]

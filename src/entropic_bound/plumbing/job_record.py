@@ -10,8 +10,9 @@ of the job, and it travels with the job's other outputs in the store. Its fields
   names and units of Snakemake's benchmark files, so :mod:`entropic_bound.reporting.costs`
   reads both alike. ``s`` runs from the process's start, interpreter start-up included.
 * ``argv``: the command line, with which ``entropic-bound audit`` recomputes the entry.
-* ``machine``: CPU model, the CPU flags that change kernels (AVX2, AVX-512, native bf16), torch's
-  CPU capability where the job loaded torch (``ATEN_CPU_CAPABILITY`` may lower it), torch's
+* ``machine``: CPU model, the CPU flags that change kernels (AVX2, AVX-512, native bf16), the
+  environment variables that override them (:data:`KERNEL_ENV`: ``ATEN_CPU_CAPABILITY``,
+  ``OPENBLAS_CORETYPE``, numpy's), torch's CPU capability where the job loaded torch, torch's
   threads and the BLAS threads (``OPENBLAS_NUM_THREADS``, which Snakemake sets to the rule's
   threads: numpy's products sum in another order with another count, 1e-11 apart).
 * ``commit``: the checkout's HEAD and whether the code the job ran (the package modules it
@@ -33,6 +34,9 @@ from entropic_bound.plumbing.atomic import write_json
 
 # CPU flags (as /proc/cpuinfo spells them) that select different kernels in torch and numpy
 KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16")
+# environment variables that override those choices (some machines set OPENBLAS_CORETYPE)
+KERNEL_ENV = ("ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES",
+              "NPY_ENABLE_CPU_FEATURES")
 
 
 def process_start() -> float:
@@ -75,7 +79,7 @@ def machine() -> dict[str, Any]:
     torch = sys.modules.get("torch")
     return {"cpu_model": cpu_model(), "cpu_flags": kernel_flags(),
             "aten_cpu_capability": torch.backends.cpu.get_cpu_capability() if torch else None,
-            "aten_cpu_capability_env": os.environ.get("ATEN_CPU_CAPABILITY"),
+            "kernel_env": {k: os.environ[k] for k in KERNEL_ENV if k in os.environ},
             "torch_threads": torch.get_num_threads() if torch else None,
             "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
             "device": ("cuda" if torch and torch.cuda.is_initialized() else "cpu")}
