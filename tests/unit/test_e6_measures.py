@@ -233,11 +233,9 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     assert a["stop_reason"].iloc[0] == "max_steps" and a["stop_step"].iloc[0] == 30
     assert list(a["select_step"].iloc[0]) == [0, 10, 20, 30]
     cfg = LMConfig(**{**LM_DEFAULTS, **TINY})
-    m, traj = measure_lm(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"),
-                         str(tiny_corpus / "a.npz"), str(tiny_corpus / "a.parquet"),
-                         str(tiny_corpus / "a.traj.parquet"), str(tiny_corpus / "m.parquet"),
-                         str(tiny_corpus / "t.parquet"), corpus="tiny", d_model=16, seed=3,
-                         cfg=cfg)
+    m = measure_lm(str(tiny_corpus / "a.parquet"), str(tiny_corpus / "a.traj.parquet"),
+                   str(tiny_corpus / "m.parquet"), corpus="tiny", d_model=16, seed=3)
+    traj = pd.read_parquet(tiny_corpus / "a.traj.parquet")
     assert len(m) == 2 * 4 and (m["static_reff"] <= 16 / 4 + 1e-9).all()  # rank <= d_head
     # checkpoints at 0, 10, 20 (doubling from eval_every) and the kept weights
     assert sorted(set(traj["step"])) == [0, 10, 20, int(a["best_step"].iloc[0])]

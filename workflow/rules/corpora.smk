@@ -102,38 +102,35 @@ rule train_lm_cells:
         "entropic-bound train-lm --threads {params.threads} --params {params.lm:q}"
         " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
         " --weights {output.weights} --metrics {output.metrics}"
-        " --trajectory {output.trajectory} > {log} 2>&1"
+        " --trajectory {output.trajectory} --weights-dtype float16 > {log} 2>&1"
 
 
 rule measure_lm_cells:
     input:
-        **rules.tokenize_corpus.output,
-        weights=rules.train_lm_cells.output.weights,
         metrics=rules.train_lm_cells.output.metrics,
-        training=rules.train_lm_cells.output.trajectory,
+        trajectory=rules.train_lm_cells.output.trajectory,
         code=lib("measure-lm"),
     output:
-        measures="results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
-        trajectory="results/measures/e6/{corpus}/d{d_model}/s{seed}.trajectory.parquet",
-        record=record("measure_lm_cells", "{corpus}/d{d_model}/s{seed}"),
+        "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
-    cache: True
+    benchmark:
+        "results/benchmarks/measure_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        lm=lm_params,
+        cell=lambda wc: as_json(
+            {"corpus": wc.corpus, "d_model": int(wc.d_model), "seed": int(wc.seed)}
+        ),
     shell:
-        "entropic-bound measure-lm --threads 1 --params {params.lm:q} --record {output.record}"
-        " --tokens {input.tokens} --meta {input.meta} --weights {input.weights}"
-        " --metrics {input.metrics} --trajectory-in {input.training}"
-        " --out {output.measures} --trajectory {output.trajectory} > {log} 2>&1"
+        "entropic-bound measure-lm --params {params.cell:q} --metrics {input.metrics}"
+        " --trajectory {input.trajectory} --out {output} > {log} 2>&1"
 
 
 rule aggregate_table6:
     input:
-        measures=e6_cells(rules.measure_lm_cells.output.measures),
-        trajectory=e6_cells(rules.measure_lm_cells.output.trajectory),
+        measures=e6_cells(rules.measure_lm_cells.output[0]),
+        trajectory=e6_cells(rules.train_lm_cells.output.trajectory),
         data_side=e6_corpora(rules.corpus_stats.output[0]),
         provenance=e6_corpora(rules.fetch_corpus.output.provenance),
         code=lib("aggregate-table6"),

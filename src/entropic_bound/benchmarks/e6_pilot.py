@@ -52,10 +52,9 @@ def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, preci
     tokens, meta = f"{corpora}/{corpus}/tokens.npz", f"{corpora}/{corpus}/meta.json"
     kw = {"corpus": corpus, "d_model": d_model, "seed": seed, "cfg": cfg}
     train_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "metrics.parquet"),
-             str(cell / "training_trajectory.parquet"), **kw)
-    measure_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "metrics.parquet"),
-               str(cell / "training_trajectory.parquet"), str(cell / "measures.parquet"),
-               str(cell / "trajectory.parquet"), **kw)
+             str(cell / "trajectory.parquet"), **kw)
+    measure_lm(str(cell / "metrics.parquet"), str(cell / "trajectory.parquet"),
+               str(cell / "measures.parquet"), **{k: kw[k] for k in ("corpus", "d_model", "seed")})
     return str(cell)
 
 

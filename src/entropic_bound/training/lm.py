@@ -10,9 +10,12 @@ loss by ``min_delta`` (the reference is the loss at the last such improvement), 
 theirs on the second half. A cell that reaches ``max_steps`` was still improving: it fails the
 training criterion of SPEC E6. At :meth:`LMConfig.checkpoint_steps` the weights are kept in
 memory and, once training ends, measured on the held-out windows
-(:func:`entropic_bound.measures.heads.trajectory_rows`): the trajectory is written instead of
-the checkpoints, which are only written where ``checkpoints_out`` is given (``inspect --step``
-reads them). The store then keeps a cell's trajectory (kB), not its checkpoints (MB).
+(:func:`entropic_bound.measures.heads.trajectory_rows`) with the kept weights as the last
+point, all in float32: the trajectory is written instead of the checkpoints, which are only
+written where ``checkpoints_out`` is given (``inspect --step`` reads them). The kept weights
+are written in ``weights_dtype`` (the workflow stores float16: half the size in the store,
+for ``inspect``; every measure was taken on the float32 weights before). The store then keeps
+a cell's trajectory (kB) and half-precision weights, not its checkpoints (MB).
 """
 
 from __future__ import annotations
@@ -88,12 +91,14 @@ def _state(model: nn.Module) -> dict[str, torch.Tensor]:
 
 def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, trajectory_out: str,
              *, corpus: str, d_model: int, seed: int, cfg: LMConfig, device: str = "cpu",
-             checkpoints_out: str | None = None) -> pd.DataFrame:
+             checkpoints_out: str | None = None, weights_dtype: str = "float32") -> pd.DataFrame:
     """Train one (corpus, d_model, seed) cell on ``device`` until the stopping rule or
     ``max_steps``; write the best weights, the metrics (stopping step and reason, tokens seen,
     the validation curve on the selection windows, the training curve, and the best weights'
-    held-out cross-entropy in nats per character) and the measures at every checkpoint (the
-    trajectory); the checkpoints themselves only into ``checkpoints_out``, where given.
+    held-out cross-entropy in nats per character) and the measures at every checkpoint and at
+    the kept weights (the trajectory, ``final`` true for the kept weights); the checkpoints
+    themselves only into ``checkpoints_out``, where given; the kept weights in
+    ``weights_dtype``.
     The initialisation and the batches do not depend on the device."""
     arrays, info = load_tokens(tokens, meta)
     train = arrays["train"]
@@ -163,7 +168,7 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
     log.info("%s: stopped at step %d (%s); best step %d; held-out validation %.4f nats/char; "
              "validation took %.1f%% of %.1fs", label, step, reason, stopping.best_step, val,
              100 * eval_seconds / train_seconds, train_seconds)
-    write_npz(weights_out, **{k: v.numpy() for k, v in best_state.items()})
+    write_npz(weights_out, **{k: v.numpy().astype(weights_dtype) for k, v in best_state.items()})
     if checkpoints_out:
         write_npz(checkpoints_out, **{checkpoint_prefix(s) + k: v.numpy()
                                       for s, state in checkpoints.items()
@@ -175,9 +180,10 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
     selected = dict(checks)
     probe = CharTransformer(info["vocab_size"], d_model, cfg)  # on the CPU, in float32
     trajectory = []
-    for at, state in sorted(checkpoints.items()):
+    points = [(at, state, False) for at, state in sorted(checkpoints.items())]
+    for at, state, final in [*points, (stopping.best_step, best_state, True)]:
         probe.load_state_dict(state)
-        trajectory += trajectory_rows(probe, eval_x, eval_y, step=at, final=False,
+        trajectory += trajectory_rows(probe, eval_x, eval_y, step=at, final=final,
                                       tokens=at * tokens_per_step,
                                       select_loss=selected.get(at, math.nan), fields=fields)
     write_parquet(trajectory_out, pd.DataFrame(trajectory))
