@@ -39,6 +39,34 @@ def schema_defaults(*section: str) -> dict:
     return defaults(*section, schema=ROOT / "src/entropic_bound/config.schema.yaml")
 
 
+def tiny_e6_cell(root: Path, steps: int = 10) -> Path:
+    """A trained E6 cell in ``root``: ``c.npz`` (its weights, float32), ``c.metrics.parquet``,
+    ``c.traj.parquet``, its corpus's ``meta.json`` and ``text.txt`` (a text in its vocabulary),
+    trained for ``steps`` steps on a tiny repetitive corpus."""
+    import hashlib
+    import json
+
+    from entropic_bound.data.tokens import tokenize_corpus
+    from entropic_bound.models.lm import LMConfig
+    from entropic_bound.plumbing.settings import schema_defaults
+    from entropic_bound.training.lm import train_lm
+
+    body = "the cat sat on the mat and then ran off. " * 300
+    (root / "corpus.txt").write_text(body)
+    (root / "prov.json").write_text(json.dumps(
+        {"text_sha256": hashlib.sha256(body.encode()).hexdigest()}))
+    tokenize_corpus(str(root / "corpus.txt"), str(root / "prov.json"), str(root / "tok.npz"),
+                    str(root / "meta.json"), max_chars=20_000, val_fraction=0.2)
+    cfg = LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
+                      "context": 16, "max_steps": steps, "batch": 4, "eval_every": steps,
+                      "select_windows": 4, "eval_windows": 4, "precision": "fp32"})
+    train_lm(str(root / "tok.npz"), str(root / "meta.json"), str(root / "c.npz"),
+             str(root / "c.metrics.parquet"), str(root / "c.traj.parquet"), corpus="tiny",
+             d_model=16, seed=0, cfg=cfg)
+    (root / "text.txt").write_text(body[:2000])
+    return root
+
+
 def copy_workflow(dest: Path) -> Path:
     for name in WORKFLOW_FILES:
         src = ROOT / name

@@ -4,13 +4,12 @@ injected into ``estimate-rank`` and ``inspect`` (issue 40, fault 4)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import warnings
 
 import numpy as np
 import pytest
+from conftest import tiny_e6_cell
 
 from entropic_bound import cli
 
@@ -47,26 +46,7 @@ def test_estimate_rank_odd_files(tmp_path, caplog):
 @pytest.fixture(scope="module")
 def cell(tmp_path_factory):
     """A tiny trained E6 cell (weights, metrics beside them) and its corpus's meta.json."""
-    from entropic_bound.data.tokens import tokenize_corpus
-    from entropic_bound.models.lm import LMConfig
-    from entropic_bound.plumbing.settings import schema_defaults
-    from entropic_bound.training.lm import train_lm
-
-    root = tmp_path_factory.mktemp("cell")
-    body = "the cat sat on the mat and then ran off. " * 300
-    (root / "t.txt").write_text(body)
-    (root / "prov.json").write_text(json.dumps(
-        {"text_sha256": hashlib.sha256(body.encode()).hexdigest()}))
-    tokenize_corpus(str(root / "t.txt"), str(root / "prov.json"), str(root / "tok.npz"),
-                    str(root / "meta.json"), max_chars=20_000, val_fraction=0.2)
-    cfg = LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
-                      "context": 16, "max_steps": 10, "batch": 4, "eval_every": 10,
-                      "select_windows": 4, "eval_windows": 4, "precision": "fp32"})
-    train_lm(str(root / "tok.npz"), str(root / "meta.json"), str(root / "c.npz"),
-             str(root / "c.metrics.parquet"), str(root / "c.traj.parquet"), corpus="tiny",
-             d_model=16, seed=0, cfg=cfg)
-    (root / "text.txt").write_text(body[:2000])
-    return root
+    return tiny_e6_cell(tmp_path_factory.mktemp("cell"))
 
 
 def inspect_argv(cell, weights=None, text=None, *extra):

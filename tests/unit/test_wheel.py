@@ -3,8 +3,6 @@ checkout, finds its config schema (package data) and runs ``estimate-rank`` and 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shutil
 import subprocess
 import sys
@@ -12,7 +10,7 @@ import sysconfig
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, tiny_e6_cell
 
 
 @pytest.fixture(scope="module")
@@ -77,24 +75,8 @@ def test_the_wheel_runs_estimate_rank_outside_a_checkout(wheel_venv, tmp_path):
 
 
 def test_the_wheel_runs_inspect_on_an_e6_cell_outside_a_checkout(wheel_venv, tmp_path):
-    from entropic_bound.data.tokens import tokenize_corpus
-    from entropic_bound.models.lm import LMConfig
-    from entropic_bound.plumbing.settings import schema_defaults
-    from entropic_bound.training.lm import train_lm
-
-    body = "the cat sat on the mat and then ran off. " * 200
-    (tmp_path / "t.txt").write_text(body)
-    (tmp_path / "p.json").write_text(json.dumps(
-        {"text_sha256": hashlib.sha256(body.encode()).hexdigest()}))
-    tokenize_corpus(str(tmp_path / "t.txt"), str(tmp_path / "p.json"), str(tmp_path / "tok.npz"),
-                    str(tmp_path / "meta.json"), max_chars=20_000, val_fraction=0.2)
-    cfg = LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
-                      "context": 16, "max_steps": 5, "batch": 4, "eval_every": 5,
-                      "select_windows": 4, "eval_windows": 4, "precision": "fp32"})
-    train_lm(str(tmp_path / "tok.npz"), str(tmp_path / "meta.json"), str(tmp_path / "c.npz"),
-             str(tmp_path / "c.metrics.parquet"), str(tmp_path / "c.traj.parquet"),
-             corpus="tiny", d_model=16, seed=0, cfg=cfg)
-    out = run(wheel_venv, "inspect", "c.npz", "--text", "t.txt", "--meta", "meta.json",
+    tiny_e6_cell(tmp_path, steps=5)
+    out = run(wheel_venv, "inspect", "c.npz", "--text", "text.txt", "--meta", "meta.json",
               "--windows", "4", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "static_reff" in out.stdout and len(out.stdout.splitlines()) == 1 + 2 * 4

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import fcntl
 import gzip
-import hashlib
 import io
 import json
 import logging
@@ -54,6 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from entropic_bound.plumbing.atomic import sha256_bytes, write_json, write_text
+from entropic_bound.plumbing.digests import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +76,6 @@ class NoSourceWorked(RuntimeError):
 
 class ChecksumMismatch(RuntimeError):
     """A download's sha256 differs from the pinned or locked one."""
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def glob_regex(pattern: str) -> re.Pattern:

@@ -23,13 +23,14 @@ What this module adds, because Snakemake's store trusts its files as they are:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from entropic_bound.plumbing.digests import sha256_file
 
 SEAL = ".sha256"
 ENTRY = re.compile(r"^(?P<key>[0-9a-f]{64})(?P<suffix>.*)$")
@@ -45,14 +46,6 @@ class Problem:
 
     def line(self, store: Path) -> str:
         return f"{store}/{self.key}*: {self.reason}"
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def entries(store: str | os.PathLike[str]) -> dict[str, list[Path]]:
