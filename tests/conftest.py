@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
                   "report/templates", "requirements.lock"]
 QUICK = ["--workflow-profile", "quick"]
+# An empty store: the jobs that a test needs to read a file it planted run instead of being
+# fetched from the quick run's store (which holds every training, measure and estimator job).
+EMPTY_STORE = ["--config", "store=results/empty-store"]
 FAST_TIER = Path(__file__).resolve().parent / "unit"
 
 
@@ -107,9 +110,11 @@ def quick_run(tmp_path_factory) -> Path:
 @pytest.fixture()
 def run_copy(quick_run, tmp_path):
     """A copy of the finished quick run with Snakemake's metadata (mtimes kept; the download
-    cache, which no job of these tests reads, left out)."""
+    cache, which no job of these tests reads, left out). Its results are plain files, not links
+    into the quick run's store (a test that flips a byte must not reach the shared store);
+    the copy has its own copy of that store."""
     dest = tmp_path / "copy"
-    shutil.copytree(quick_run, dest, symlinks=True, ignore=shutil.ignore_patterns("downloads"))
+    shutil.copytree(quick_run, dest, symlinks=False, ignore=shutil.ignore_patterns("downloads"))
     return dest
 
 
