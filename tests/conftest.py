@@ -24,6 +24,7 @@ WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "s
 QUICK = ["--workflow-profile", "quick"]
 # An empty store: the jobs that a test needs to read a file it planted run instead of being
 # fetched from the quick run's store (which holds every training, measure and estimator job).
+# Snakemake's --config takes every word after it: put it after the targets.
 EMPTY_STORE = ["--config", "store=results/empty-store"]
 FAST_TIER = Path(__file__).resolve().parent / "unit"
 

@@ -36,7 +36,7 @@ def test_a_corrupt_cached_cell_stops_the_table_and_verify_rebuilds_exactly_it(ru
     target = "results/tables/table3.parquet"
     # with the store the measures are fetched and nothing reads the cell (verify still finds
     # it); with an empty one the measure job reads it
-    out = snakemake(run_copy, *QUICK, *EMPTY_STORE, target, check=False)
+    out = snakemake(run_copy, *QUICK, target, *EMPTY_STORE, check=False)  # --config last
     assert out.returncode != 0
     logs = "".join(p.read_text() for p in (run_copy / "logs").rglob("*.log"))
     assert f"{cell.relative_to(run_copy)} is corrupt" in logs and "verify --remove" in logs
