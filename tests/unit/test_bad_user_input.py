@@ -1,6 +1,6 @@
 """A user's odd file or option gets one line naming it and what is expected (exit 2), never a
 traceback, and a user's file is never called a corrupt cache of the workflow: the faults
-injected into ``estimate-rank`` and ``inspect`` (issue 40, fault 4)."""
+injected into ``estimate-rank`` and ``inspect``."""
 
 from __future__ import annotations
 

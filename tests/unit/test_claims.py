@@ -394,7 +394,7 @@ def test_deficiency_at_r_star_one_is_not_applicable():
 
 
 def test_no_verdict_is_built_on_unsettled_students():
-    """Issue 10: a student that never reached a plateau gives no verdict, neither pass nor fail."""
+    """A student that never reached a plateau gives no verdict, neither pass nor fail."""
     text, verdict = BY_ID["E3.achievability.linear_qk"].evaluate(
         t3(achievability=False, n_unsettled=[1, 0, 0, 0, 0, 0]))
     assert verdict == NOT_REPRODUCED and "not judged at r*=[1]" in text and "0/5" in text
@@ -402,7 +402,7 @@ def test_no_verdict_is_built_on_unsettled_students():
 
 
 def test_a_settled_failure_at_r_star_8_shows_beside_the_unsettled_r_it_was_judged_without():
-    """Issue 30: at r* = 8 the settled r = 15 student failed (0.0192 > 0.0128) while an
+    """At r* = 8 the settled r = 15 student failed (0.0192 > 0.0128) while an
     unsettled r = 16 made the whole r* "not judged"; now the settled r are judged."""
     text, verdict = BY_ID["E3.achievability.linear_qk"].evaluate(
         t3(achievability=[True] * 5 + [False], n_unsettled_r_at_or_above=[0] * 5 + [1]))
@@ -431,7 +431,7 @@ def test_checks_stay_out_of_the_claims():
 
 
 def test_b3_variants_are_read_beside_the_literal_block_and_never_decide():
-    """SPEC E2: the position-aware variants are reported (which reach the paper's 51.9 / 72.5)
+    """Protocol §E2: the position-aware variants are reported (which reach the paper's 51.9 / 72.5)
     but the verdict stays on B3, whatever the variants' numbers."""
     paper = P.E2_EXCESS["B3"] / P.E2_OPERATOR_ENERGY
     table = t2({"B3": 1.175})

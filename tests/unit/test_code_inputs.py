@@ -47,7 +47,7 @@ def ours(*names: str) -> set[str]:
 
 
 def test_modules_reached_only_through_other_modules_are_in_the_closure():
-    """The kind of module the hand-kept lists missed (issue 16): reached transitively or
+    """The kind of module the hand-kept lists missed: reached transitively or
     through an import inside a function, never named by the rule's own command."""
     assert ours("models.students", "data.teachers", "data.mixers") <= set(
         command_modules("measure-fixed"))

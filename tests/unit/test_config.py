@@ -1,4 +1,4 @@
-"""Issue 26, faults 5 and 7: what the config schema accepts for names and sources, and the
+"""What the config schema accepts for names and sources, and the
 settings it accepts that would make an experiment meaningless (checked before any job)."""
 
 from __future__ import annotations

@@ -261,7 +261,7 @@ def test_validation_fraction_out_of_range_is_named(tmp_path):
 
 
 def test_a_changed_corpus_byte_is_caught_before_tokenizing(tmp_path):
-    """Fault 3 of issue 10: a corrupted text.txt is not re-tokenized silently."""
+    """A corrupted text.txt is not re-tokenized silently."""
     from entropic_bound.plumbing.atomic import CorruptCacheError
 
     text = tmp_path / "text.txt"
@@ -287,7 +287,7 @@ def test_the_schema_knows_every_source_type_and_the_fields_it_needs():
             assert source.named_by in required[kind], kind
 
 
-# --------------------------------------------------------------- issue 26, fault 1: archives
+# --------------------------------------------------------------- archives
 
 
 def _sdist(path: Path) -> None:
@@ -322,7 +322,7 @@ def _fetch_cached(tmp_path, lock: str = "lock.json"):
 
 
 def test_a_flipped_byte_in_a_cached_sdist_is_an_error_not_a_shorter_corpus(tmp_path):
-    """Fault 1: tarfile took a corrupt header for the end of the archive, the gzip checksum was
+    """Tarfile took a corrupt header for the end of the archive, the gzip checksum was
     never reached, and the json corpus came out at 0.4 % of its size with exit 0."""
     archive = tmp_path / "cache/pypi/pkg==1.0/sdist/pkg-1.0.tar.gz"
     _sdist(archive)
@@ -359,13 +359,13 @@ def test_a_cached_deb_is_checked_against_the_package_index(tmp_path, monkeypatch
 
 
 def test_a_corrupt_lock_file_is_one_line_naming_it(tmp_path):
-    """Fault 8a: a corrupt corpora.lock.json was a bare JSONDecodeError."""
+    """A corrupt corpora.lock.json was a bare JSONDecodeError."""
     (tmp_path / "lock.json").write_text('{"https://x": "ab')
     with pytest.raises(ValueError, match=r"lock.json: not a valid lock file .*Restore it"):
         corpora.read_lock(tmp_path / "lock.json")
 
 
-# --------------------------------------------------------------- issue 26, fault 6: decoding
+# --------------------------------------------------------------- decoding
 
 
 def _files_corpus(tmp_path, data: bytes, fraction: float = MAX_REPLACED) -> dict:
@@ -379,7 +379,7 @@ def _files_corpus(tmp_path, data: bytes, fraction: float = MAX_REPLACED) -> dict
 
 
 def test_what_decoding_changed_is_counted_in_the_provenance(tmp_path):
-    """Fault 6: invalid bytes became U+FFFD and CRLF became LF without a word anywhere."""
+    """Invalid bytes became U+FFFD and CRLF became LF without a word anywhere."""
     data = ("line one\r\nline two \ufffd kept\r\n".encode() + b"\xff\xfe bad" + b"x" * 100_000)
     prov = _files_corpus(tmp_path, data)
     # one U+FFFD was in the text already; two invalid bytes were replaced
@@ -403,7 +403,7 @@ def test_a_utf16_or_badly_broken_file_fails_naming_the_key(tmp_path):
 
 
 def test_a_link_out_of_the_root_or_a_private_file_is_refused_naming_it(tmp_path):
-    """Issue 40, fault 5: /usr/include/linux's links were followed out of the root, and a file
+    """/usr/include/linux's links were followed out of the root, and a file
     only its owner could read was published world-readable in results/."""
     import os
 

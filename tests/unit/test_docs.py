@@ -73,3 +73,27 @@ def test_the_reference_gives_kind_default_and_paper_value():
     assert list(rows(schema, {"a": {"k": 5}})) == [
         ("a.k", "integer >= 1", "3", "5", "a count"),
         ("a.e", "one of x, y", "", "", "a choice")]
+
+
+PROTOCOL_SECTION = re.compile(r"§(E[1-6]|3b|[1-4])\b")
+
+
+def cited_sections(paths) -> dict[str, set[str]]:
+    """``§<section>`` citations per file (the form code, tests and docs cite docs/protocol.md)."""
+    return {str(p.relative_to(ROOT)): set(PROTOCOL_SECTION.findall(p.read_text()))
+            for p in paths if PROTOCOL_SECTION.search(p.read_text())}
+
+
+def test_every_protocol_citation_names_a_section_of_the_protocol():
+    """The binding choices live in docs/protocol.md, in the project's own words; every citation
+    of them names one of its sections, and nothing cites a document the repository lacks."""
+    headings = set(re.findall(r"^### §(\S+) ", (ROOT / "docs/protocol.md").read_text(), re.M))
+    assert {"1", "2", "3b", "4", *(f"E{i}" for i in range(1, 7))} <= headings
+    sources = [*ROOT.glob("src/**/*.py"), *ROOT.glob("src/**/*.yaml"),
+               *ROOT.glob("tests/**/*.py"), *ROOT.glob("workflow/**/*.smk"), *PAGES,
+               ROOT / "config.yaml"]
+    cited = cited_sections(sources)
+    assert len(cited) > 20
+    assert {f: s - headings for f, s in cited.items() if s - headings} == {}
+    assert [str(p.relative_to(ROOT)) for p in sources if re.search(r"\bSPEC\b", p.read_text())
+            and p.name != "test_docs.py"] == []

@@ -1,4 +1,4 @@
-"""Data-only estimators of SPEC E4 on small teachers with known answers."""
+"""Data-only estimators of protocol §E4 on small teachers with known answers."""
 
 import numpy as np
 import pytest
@@ -65,7 +65,7 @@ def test_als_objective_decreases_monotonically():
     assert spectra.reff_energy(k) == pytest.approx(spectra.reff_energy(g["operator"]), rel=0.05)
 
 
-# --- issue 30, part 1: the binding V-known forms regress on Z_n = X_n V* ----------------------
+# --- the binding V-known forms regress on Z_n = X_n V* ----------------------
 
 
 def ill_conditioned(kind: str, r_star: int, sigma: float, sigma_min: float = 1e-3, T: int = 6,

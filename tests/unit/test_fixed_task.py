@@ -1,4 +1,4 @@
-"""Fixed-operator experiments (SPEC E1, E2, E5): theory values, ladder forwards, data-only
+"""Fixed-operator experiments (protocol §E1, E2, E5): theory values, ladder forwards, data-only
 estimators, spectra."""
 
 import math
@@ -41,7 +41,7 @@ def test_eckart_young_value_matches_monte_carlo_rank_r_excess(operator):
 
 
 def direct(cls, x, p):
-    """Per-sample loops in numpy, written from the formulas of SPEC E2."""
+    """Per-sample loops in numpy, written from the formulas of protocol §E2."""
     T, d = x.shape[1:]
     out = []
     for xn in x:
@@ -128,7 +128,7 @@ def test_achievable_bounds_are_exact_on_targets_the_class_represents():
 
 
 def test_symmetric_operator_leaves_an_identity_component_that_b1c_fits():
-    """SPEC section 2: E_X[X K X^T] = tr(K) I, so B1c can fit the identity part of a symmetric
+    """Protocol §2: E_X[X K X^T] = tr(K) I, so B1c can fit the identity part of a symmetric
     A* (trace 4.5) but not of the independent one: its bound drops well below the operator
     energy only for the symmetric operator (paper settings: ~56 vs ~69 of ~72)."""
     from entropic_bound.measures.achievable import fixed_task_bounds
@@ -145,7 +145,7 @@ def test_symmetric_operator_leaves_an_identity_component_that_b1c_fits():
 
 
 def test_the_equivariance_floor_is_what_the_best_equivariant_linear_map_reaches():
-    """Monte Carlo (SPEC E2): with i.i.d. N(0, 1) rows, the least-squares fit of the
+    """Monte Carlo (protocol §E2): with i.i.d. N(0, 1) rows, the least-squares fit of the
     equivariant family Y_hat = X W_1 + 11^T X W_2 to noise-free data leaves
     ||A* - A_bar||_F^2 ||V*||_F^2, A_bar the projection of A* onto span{I, 11^T}."""
     from entropic_bound.measures.achievable import equivariance_floor, operator_energy

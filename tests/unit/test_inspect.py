@@ -1,4 +1,4 @@
-"""``entropic-bound inspect``: the E6 measures of a user's model on the user's text (issue 27).
+"""``entropic-bound inspect``: the E6 measures of a user's model on the user's text.
 
 Tiny GPT-2 and LLaMA-style models are built from configs with random weights and saved to a
 temporary folder; one head's query/key maps are planted so that its kernel W_Q W_K^T has rank

@@ -1,5 +1,6 @@
-"""Issue 10's faults at the unit level, each injected and checked against the new outcome:
-verified reads of parquet and npz files (the workflow-level cases: ../workflow/test_faults.py)."""
+"""Faults at the unit level, each injected and checked against the new outcome:
+verified reads of parquet and npz files (the workflow-level cases:
+../workflow/test_bad_settings_and_corrupt_cells.py)."""
 
 from __future__ import annotations
 
@@ -60,12 +61,12 @@ def test_a_truncated_or_flipped_npz_is_one_clear_error(tmp_path):
             z["X"]
 
 
-# ------------------------------------------------------------------ issue 26, fault 8
+# ------------------------------------------------------------------ full disk, vocabulary
 
 
 def test_a_full_disk_is_one_line_naming_the_output_and_leaves_nothing(tmp_path, monkeypatch,
                                                                        caplog):
-    """Fault 8c: a full disk printed three chained tracebacks before the clear line."""
+    """A full disk printed three chained tracebacks before the clear line."""
     import errno
     import logging
 
@@ -89,7 +90,7 @@ def test_a_full_disk_is_one_line_naming_the_output_and_leaves_nothing(tmp_path, 
 
 
 def test_a_vocabulary_beyond_uint16_is_one_line_naming_the_corpus(tmp_path):
-    """Fault 8b: over 65,536 distinct characters was an OverflowError from uint16."""
+    """Over 65,536 distinct characters was an OverflowError from uint16."""
     import json
 
     from entropic_bound.data.tokens import tokenize_corpus
@@ -106,21 +107,21 @@ def test_a_vocabulary_beyond_uint16_is_one_line_naming_the_corpus(tmp_path):
                         max_chars=len(text), val_fraction=0.1)
 
 
-# ------------------------------------------------------------------ issue 26, faults 2 and 3
+# ------------------------------------------------------------------ substituted files
 
-SPEC = {"kind": "linear_qk", "spectrum": "sharp", "T": 4, "d": 4, "r_star": 1, "n": 8,
+DATASET = {"kind": "linear_qk", "spectrum": "sharp", "T": 4, "d": 4, "r_star": 1, "n": 8,
         "sigma": 0.1, "seed": 0}
 
 
 def test_a_dataset_read_as_another_is_one_line_naming_the_file_and_fields(tmp_path):
-    """Fault 2: a valid teacher file of another dataset was accepted, and Table 3 changed."""
+    """A valid teacher file of another dataset was accepted, and Table 3 changed."""
     from entropic_bound.data.datasets import DatasetMismatch, check_dataset, write_dataset
     from entropic_bound.data.teachers import TeacherSpec
 
     path = tmp_path / "data/e3/softmax_qk/sharp/r2/s1.npz"
-    write_dataset(TeacherSpec(**SPEC), path)
-    assert check_dataset(path, SPEC) == TeacherSpec(**SPEC)
-    expected = {**SPEC, "kind": "softmax_qk", "r_star": 2, "seed": 1}
+    write_dataset(TeacherSpec(**DATASET), path)
+    assert check_dataset(path, DATASET) == TeacherSpec(**DATASET)
+    expected = {**DATASET, "kind": "softmax_qk", "r_star": 2, "seed": 1}
     with pytest.raises(DatasetMismatch, match=r"s1\.npz holds another dataset: kind='linear_qk' "
                                               r"\(expected 'softmax_qk'\), r_star=1 \(expected 2\)"
                                               r", seed=0 \(expected 1\).* --forcerun"):
@@ -134,14 +135,14 @@ def test_verify_finds_a_dataset_whose_path_names_another(tmp_path):
 
     good = tmp_path / "data/e3/linear_qk/sharp/r1/s0.npz"
     copied = tmp_path / "data/e3/softmax_qk/sharp/r2/s1.npz"
-    write_dataset(TeacherSpec(**SPEC), good)
-    write_dataset(TeacherSpec(**SPEC), copied)
+    write_dataset(TeacherSpec(**DATASET), good)
+    write_dataset(TeacherSpec(**DATASET), copied)
     assert verify(str(tmp_path)) == [copied]
     assert verify(str(tmp_path), remove=True) == [copied] and not copied.exists()
 
 
 def test_verify_reports_the_tables_the_claims_read_when_they_are_missing(tmp_path):
-    """Fault 3: a forced rerun killed midway left table1 and table6 missing for good, and
+    """A forced rerun killed midway left table1 and table6 missing for good, and
     verify found nothing."""
     from entropic_bound.claims.registry import CLAIMS
     from entropic_bound.verify import verify

@@ -228,7 +228,7 @@ def test_published_snapshots_describe_this_repository(stamp):
 def test_the_paper_snapshot_is_published():
     if not (ROOT / "report/paper/stamp.json").exists():
         pytest.skip("report/paper not published yet: it needs one complete run at the "
-                    "paper's settings (issue 11)")
+                    "paper's settings")
     stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
     assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
         stamp["files"])

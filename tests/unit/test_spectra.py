@@ -1,4 +1,4 @@
-"""Spectral measures against closed forms (SPEC section 1; paper eqs. 1-3)."""
+"""Spectral measures against closed forms (protocol §1; paper eqs. 1-3)."""
 
 
 import numpy as np
@@ -37,7 +37,7 @@ def test_flat_spectrum_gives_exact_rank_and_ordering():
 @pytest.mark.parametrize("r_star,expected", [(1, 1.000), (2, 1.649), (3, 2.623), (4, 3.571),
                                               (6, 5.448), (8, 7.317)])
 def test_teacher_energy_ranks_of_sharp_spectrum(r_star, expected):
-    """SPEC E3 lists these energy ranks of the eq. 8 spectrum."""
+    """Protocol §E3 lists these energy ranks of the eq. 8 spectrum."""
     assert spectra.reff_energy(np.diag(spectrum("sharp", r_star))) == pytest.approx(
         expected, abs=5e-4)
 

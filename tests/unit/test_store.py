@@ -138,7 +138,7 @@ def test_every_command_module_has_a_summary_arguments_and_run():
 
 
 def test_verify_skips_a_file_that_vanishes_while_it_reads(tmp_path, monkeypatch):
-    """Issue 40, fault 3: a file deleted between listing and reading it was a traceback."""
+    """A file deleted between listing and reading it was a traceback."""
     import pandas as pd
 
     from entropic_bound import verify

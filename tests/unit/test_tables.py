@@ -1,4 +1,5 @@
-"""Table 3's verdicts from constructed cells: achievability judges every settled r (SPEC E3)."""
+"""Table 3's verdicts from constructed cells: achievability judges every settled r
+(protocol §E3)."""
 
 from __future__ import annotations
 

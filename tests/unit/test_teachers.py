@@ -1,4 +1,4 @@
-"""Teachers (SPEC section 2): determinism by seed, rank and spectrum of the operator."""
+"""Teachers (protocol §2): determinism by seed, rank and spectrum of the operator."""
 
 import numpy as np
 import pytest
@@ -61,7 +61,7 @@ def test_fixed_operator_target(operator):
 
 
 def test_independent_operator_has_independent_factors_and_shares_the_rest():
-    """SPEC section 2: A* = U diag(lambda) W^T. The symmetric variant is U diag(lambda) U^T with
+    """Protocol §2: A* = U diag(lambda) W^T. The symmetric variant is U diag(lambda) U^T with
     trace sum(lambda) = 4.5; the independent one is not symmetric and its trace is small. Only
     W is new: X, V*, E and U are the symmetric variant's, bit for bit."""
     spec = dict(kind="fixed_operator", T=12, d=10, r_star=3, n=50, sigma=0.05, seed=0)

@@ -114,7 +114,7 @@ def test_same_config_and_seed_give_identical_tables(tmp_path):
 
 
 def test_converged_loss_is_the_mean_of_the_last_tenth_of_steps():
-    """SPEC 3b: both trainers average the full-batch loss over the last ceil(10%) of steps."""
+    """Protocol §3b: both trainers average the full-batch loss over the last ceil(10%) of steps."""
     spec = TeacherSpec("linear_qk", T=5, d=6, r_star=2, n=64, sigma=0.05, seed=2)
     data = generate(spec)
     x = torch.tensor(data["X"], dtype=torch.float32)
@@ -134,7 +134,7 @@ def test_converged_loss_is_the_mean_of_the_last_tenth_of_steps():
 
 
 def test_a_late_spike_is_flagged_and_the_verdict_uses_the_plateau():
-    """The case of SPEC 3b: plateau at 5e-4 excess, final iterate at 0.077 (floor 1.28)."""
+    """The case of protocol §3b: plateau at 5e-4 excess, final iterate at 0.077 (floor 1.28)."""
     floor = 1.28
     cols = convergence_columns(floor + 0.077, floor + 5e-4, floor + 4e-4, floor)
     assert cols["spiked"] and cols["excess_converged"] == pytest.approx(5e-4)
@@ -143,7 +143,7 @@ def test_a_late_spike_is_flagged_and_the_verdict_uses_the_plateau():
 
 
 def test_a_student_without_a_plateau_is_unsettled():
-    """Issue 10's quick-profile case: a window oscillating between excess 40 and 84."""
+    """The quick-profile case: a window oscillating between excess 40 and 84."""
     floor = 0.16
     cols = convergence_columns(floor + 84, floor + 70, floor + 40, floor)
     assert cols["unsettled"]
@@ -153,7 +153,7 @@ def test_a_student_without_a_plateau_is_unsettled():
 
 @pytest.mark.parametrize("trainer", ["naive", "fast"])
 def test_a_finite_but_exploding_loss_is_divergence(trainer):
-    """Issue 10 fault 1: lr = 100 gives losses ~1e11, finite; the job must fail, naming the
+    """Lr = 100 gives losses ~1e11, finite; the job must fail, naming the
     student and the key, not hand the tables garbage."""
     spec = TeacherSpec("linear_qk", T=5, d=6, r_star=1, n=64, sigma=0.05, seed=0)
     data = generate(spec)

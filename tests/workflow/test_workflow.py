@@ -56,7 +56,7 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     spectra_rows = scores[(scores["setting"] == "e4_spectra") & (scores["estimator"] == "als")]
     assert sorted(spectra_rows["spectrum"]) == sorted(["sharp", "power_law", "flat"] * 2)
     assert (scores["seconds_per_dataset"] > 0).all()
-    # The linear teacher is solved exactly by least squares with V known (SPEC E4).
+    # The linear teacher is solved exactly by least squares with V known (protocol §E4).
     linear = scores.set_index(["setting", "teacher", "estimator"]).loc[
         ("e3", "linear_qk", "v_known")]
     assert linear["hits"] == linear["n"] == 2 * 2
@@ -263,7 +263,7 @@ def test_every_rule_declares_the_import_closure_of_the_command_it_runs(quick_run
 
 
 def test_memory_is_declared_from_the_dataset_size(quick_run):
-    """Issue 40, fault 6: no rule declared mem_mb, so `--resources mem_mb=N` could not keep a
+    """No rule declared mem_mb, so `--resources mem_mb=N` could not keep a
     large config within a machine. A dataset's jobs now declare it from n, T and d."""
     def train_mem(n: int) -> set[int]:
         out = snakemake(quick_run, "-n", "--forceall", *QUICK, "--config",

@@ -21,7 +21,7 @@ trainer's Gram or kernel order; within an order the step's flops scale the cost 
 student's rank), and at the floor; every fixed-operator student (E1, E2: the autograd loop the
 workflow runs them with) at the seconds per step of its (experiment, class) cell, timed at
 r = r* (:func:`dag.ladder_cells`); every student of the training DAG (grids, ladders and E6's
-LMs) also at its flop floor and its GEMM floor, summed against the 2 h budget of issue 11.
+LMs) also at its flop floor and its GEMM floor, summed against the 2 h budget of the whole paper.
 Given a finished run (``--dag results/benchmarks``) it prints the run's measured training
 job-seconds beside the estimate and the run's job-seconds per experiment over every rule
 (E4's estimators and E6's LMs have no cell). Beside the GEMM floor it prints the cost of

@@ -1,4 +1,4 @@
-"""The pilot that chose E6's training budget (issue 31; docs/protocol.md, "E6 training budget").
+"""The pilot that chose E6's training budget (docs/protocol.md, "E6 training budget").
 
 Trains (corpus, d_model, seed, precision) cells with the workflow's own trainer and measures
 (:func:`entropic_bound.training.lm.train_lm`, :func:`entropic_bound.measures.lm.measure_lm`)

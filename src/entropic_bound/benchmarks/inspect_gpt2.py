@@ -1,4 +1,4 @@
-"""Benchmark of ``entropic-bound inspect`` on a GPT-2-small-sized model (issue 27): 124 M
+"""Benchmark of ``entropic-bound inspect`` on a GPT-2-small-sized model: 124 M
 parameters built from ``GPT2Config()`` with random weights, saved to a temporary folder, then
 inspected on ``--windows`` windows of ``--context`` tokens of a text, on ``--threads``
 threads. Prints the whole command's time and where it goes: loading, the forward pass with

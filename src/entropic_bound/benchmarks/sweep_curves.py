@@ -1,10 +1,10 @@
-"""The widest sweep students of a grid cell read at a shorter budget (issue 30: why the r* = 8
+"""The widest sweep students of a grid cell read at a shorter budget: why the r* = 8
 students of Table 3 had not settled in 1,500 steps; docs/results.md).
 
 Full-batch Adam at a constant learning rate is deterministic, so the first ``mark`` steps of a
 run with more steps are the run of ``mark`` steps: one run of the cells at the longer budget
 gives both readings. Per seed and sweep r it reports the excess (logged training loss minus
-the noise floor sigma^2 T d, SPEC 3b) at ``mark`` and at the end, the largest excess logged
+the noise floor sigma^2 T d, protocol §3b) at ``mark`` and at the end, the largest excess logged
 after ``mark`` (a late Adam spike shows there), and the run's converged excess and flags; the
 figure draws each student's excess against the step on a symmetric-log axis, ``mark`` marked.
 

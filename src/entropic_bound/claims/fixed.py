@@ -136,7 +136,7 @@ def _t2_class(cls: str) -> Callable[[pd.DataFrame], Outcome]:
 def _b3_readings(t2: pd.DataFrame, target: float) -> str:
     """The B3 variants' normalised excesses and which of them reach the paper's value (within
     NORMALIZED_CLOSE), printed beside the literal block's verdict, which they never replace
-    (SPEC E2: the paper does not say which block it trained)."""
+    (protocol §E2: the paper does not say which block it trained)."""
     rows = _primary(t2)
     rows = rows[rows["class"].str.startswith("B3_")].sort_values("class")
     if rows.empty:

@@ -96,7 +96,7 @@ def _teacher_energy(t3: pd.DataFrame) -> Outcome:
 CLAIMS: list[Claim] = [
     Claim("E3.noise_floor", "E3", "App. C.1", "noise floor sigma^2 T d",
           f"{P.E3_NOISE_FLOOR}", "exact", "table3.noise_floor", _noise_floor, CHECK),
-    Claim("E3.teacher_energy_ranks", "E3", "SPEC E3 / eq. 8",
+    Claim("E3.teacher_energy_ranks", "E3", "protocol §E3 / eq. 8",
           "teacher energy ranks of the sharp spectrum",
           ", ".join(f"{v:.3f}" for v in P.E3_TEACHER_ENERGY.values()), "each within 5e-4",
           "table3.teacher_reff_energy", _teacher_energy, CHECK),

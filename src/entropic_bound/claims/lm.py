@@ -72,7 +72,7 @@ def _t6_correlation(base: str, judge: Callable[[float], str]) -> Callable[[pd.Da
 
 def _on_trained(evaluate: Callable[[pd.DataFrame], Outcome]) -> Callable[[pd.DataFrame],
                                                                          Outcome]:
-    """A claim about trained models (SPEC E6): judged only when every cell meets the training
+    """A claim about trained models (protocol §E6): judged only when every cell meets the training
     criterion (``untrained_cells`` = 0); otherwise its number is printed and the verdict is
     not comparable, with how many cells reached max_steps and how many sit near H1."""
     def judged(t6: pd.DataFrame) -> Outcome:

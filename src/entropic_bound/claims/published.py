@@ -1,4 +1,4 @@
-"""The paper's published numbers (SPEC section 3): the one place they live.
+"""The paper's published numbers (docs/protocol.md): the one place they live.
 
 The claims registry judges against these values and the report prints them beside ours; neither
 keeps a copy. The paper's table cells were lost in conversion, so only numbers that survive in

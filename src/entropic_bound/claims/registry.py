@@ -1,4 +1,4 @@
-"""The claims registry (SPEC section 4): every claim of the paper, in the report's order
+"""The claims registry (protocol §4): every claim of the paper, in the report's order
 (E3, E5, E1-E2, E4, E6), each with its rule (``claims.rules``; the rules of each experiment
 live in ``claims.grid``, ``claims.fixed``, ``claims.predict`` and ``claims.lm``).
 

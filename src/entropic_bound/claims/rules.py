@@ -1,4 +1,4 @@
-"""What a claim is and how it is judged (SPEC section 4): the verdicts, the :class:`Claim`
+"""What a claim is and how it is judged (protocol §4): the verdicts, the :class:`Claim`
 record (every published number, where it stands in the paper, the rule it is checked by and the
 result column it is checked against) and the verdict helpers the rules of every experiment share.
 

@@ -1,4 +1,4 @@
-"""Char corpora of App. B (SPEC E6): fetch real text from the first source that works and
+"""Char corpora of App. B (protocol §E6): fetch real text from the first source that works and
 record where it came from. Tokenizing the text is :mod:`entropic_bound.data.tokens`' job: the token
 rule depends on the text, not on this module, so an edit here that leaves the text unchanged
 retrains nothing.

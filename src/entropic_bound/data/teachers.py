@@ -1,4 +1,4 @@
-"""Synthetic teachers (paper eqs. 8-9, App. C.2; SPEC section 2).
+"""Synthetic teachers (paper eqs. 8-9, App. C.2; protocol §2).
 
 A dataset is a pure function of its :class:`TeacherSpec`: the random streams come from a
 ``numpy.random.SeedSequence`` keyed by (seed, T, d, r*, n, spectrum), so the same spec gives
@@ -19,7 +19,7 @@ from entropic_bound.data.mixers import mixer
 
 KINDS = ("linear_qk", "softmax_qk", "fixed_operator")
 SPECTRA = ("sharp", "power_law", "flat")
-# Fixed-operator factors (SPEC section 2): "independent" A* = U diag(lambda) W^T (the paper's
+# Fixed-operator factors (protocol §2): "independent" A* = U diag(lambda) W^T (the paper's
 # reading, trace ~ 0); "symmetric" A* = U diag(lambda) U^T (sensitivity variant,
 # trace = sum lambda).
 OPERATORS = ("independent", "symmetric")
@@ -99,7 +99,7 @@ def generate(spec: TeacherSpec) -> dict[str, np.ndarray]:
 
     The operator is U diag(lambda) U^T (the kernel K* of the QK teachers, and the symmetric
     fixed operator) or U diag(lambda) W^T with U, W independent orthonormal factors (the
-    independent fixed operator, SPEC section 2). W has its own stream, so adding it left every
+    independent fixed operator, protocol §2). W has its own stream, so adding it left every
     other array of a spec unchanged.
 
     Returns float64 arrays: ``operator`` (K* of shape d x d, or A* of shape T x T for the

@@ -1,4 +1,4 @@
-"""Character-level tokens of a fetched corpus (SPEC E6): the vocabulary is the text's
+"""Character-level tokens of a fetched corpus (protocol §E6): the vocabulary is the text's
 characters sorted by code point, token id = index; the first ``max_chars`` characters are split
 into train (first 1 - val_fraction) and validation (the rest). The text is checked against the
 sha256 its fetch recorded before it is tokenized.

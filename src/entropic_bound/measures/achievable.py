@@ -1,5 +1,5 @@
-"""What a student class can reach on the fixed-operator task Y = A* X V* + E (Sections 4-5; SPEC
-E1, E2): closed forms and cheap convex fits of the best achievable excess, so that a reader of
+"""What a student class can reach on the fixed-operator task Y = A* X V* + E (Sections 4-5; protocol
+§E1, §E2): closed forms and cheap convex fits of the best achievable excess, so that a reader of
 Tables 1-2 can tell a capacity gap (the class cannot represent the target) from an optimisation
 gap (it can, but training did not get there).
 
@@ -16,7 +16,7 @@ All excesses are L - sigma^2 T d with L = mean_n ||Y_hat_n - Y_n||_F^2 on the tr
   the target a residual stream plus a position-wise FFN can reach without mixing tokens.
 * Operator energy ||A*||_F^2 ||V*||_F^2: the excess of predicting zero, the scale that makes
   Table 2's excesses comparable across V* draws (the paper's 72.5 = 7.25 x 10).
-* Equivariance floor ||A* - A_bar||_F^2 ||V*||_F^2 (SPEC E2), A_bar the Frobenius projection
+* Equivariance floor ||A* - A_bar||_F^2 ||V*||_F^2 (protocol §E2), A_bar the Frobenius projection
   of A* onto span{I, 11^T}: X has i.i.d. rows and no positional signal, so B1, B1c, B2 and a
   position-free B3 are permutation-equivariant, and no such student gets below it. The best
   equivariant linear map X W_1 + 11^T X W_2 reaches it exactly: E_X ||A X V - X W_1 -
@@ -39,7 +39,7 @@ def tail_energy(lam: np.ndarray, r: int) -> float:
 
 
 def eckart_young_excess(v: np.ndarray, lam: np.ndarray, r: int) -> float:
-    """Minimal rank-r excess for isotropic X: ||V*||_F^2 sum_{j>r} lambda_j^2 (SPEC E1)."""
+    """Minimal rank-r excess for isotropic X: ||V*||_F^2 sum_{j>r} lambda_j^2 (protocol §E1)."""
     return float((v**2).sum()) * tail_energy(lam, r)
 
 
@@ -62,7 +62,7 @@ def operator_energy(a: np.ndarray, v: np.ndarray) -> float:
 
 def equivariance_floor(a: np.ndarray, v: np.ndarray) -> float:
     """||A* - A_bar||_F^2 ||V*||_F^2 with A_bar = alpha I + beta 11^T the Frobenius projection
-    of A* onto span{I, 11^T} (SPEC E2): the Gram system [[T, T], [T, T^2]] [alpha, beta] =
+    of A* onto span{I, 11^T} (protocol §E2): the Gram system [[T, T], [T, T^2]] [alpha, beta] =
     [tr A*, sum A*]."""
     T = a.shape[0]
     alpha, beta = np.linalg.solve(np.array([[T, T], [T, T * T]], dtype=np.float64),

@@ -1,4 +1,4 @@
-"""Data-side quantities of a tokenized corpus (App. B; SPEC E6). Pure numpy on token ids.
+"""Data-side quantities of a tokenized corpus (App. B; protocol §E6). Pure numpy on token ids.
 
   lag MI        I_k = I(x_t; x_{t+k}) in bits, k = 1..K, from pair counts with the Miller-Madow
                 bias correction: the plug-in I = H(a) + H(b) - H(a, b) over-estimates by about

@@ -1,5 +1,5 @@
 """Data-only estimators: the token-mixing operator or kernel from (X, Y) without training
-(Section 6 "Predictability"; SPEC E1 and E4). Numpy and scipy; never imports training code.
+(Section 6 "Predictability"; protocol §E1 and E4). Numpy and scipy; never imports training code.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ TIMING_COLUMNS = ("seconds", "seconds_per_dataset")
 
 def fixed_operator_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Least squares of Y_n on A Z_n, with the known value map applied to the inputs,
-    Z_n = X_n V* (SPEC E1, V known; binding):
+    Z_n = X_n V* (protocol §E1, V known; binding):
 
     A_hat = (sum_n Y_n Z_n^T)(sum_n Z_n Z_n^T)^{-1}.
 
@@ -35,7 +35,7 @@ def fixed_operator_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.nda
 
 
 def fixed_operator_vknown_inverse(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """The earlier V-known form, kept as the named variant ``inverse`` (SPEC E1): least squares
+    """The earlier V-known form, kept as the named variant ``inverse`` (protocol §E1): least squares
     for A in Y_n V*^{-1} = A X_n + E_n V*^{-1},
 
     A_hat = (sum_n W_n X_n^T)(sum_n X_n X_n^T)^{-1},  W_n = Y_n V*^{-1},
@@ -50,7 +50,7 @@ def fixed_operator_vknown_inverse(x: np.ndarray, y: np.ndarray, v: np.ndarray) -
 
 
 def fixed_operator_vlp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """V unknown: Van Loan-Pitsianis nearest Kronecker product (SPEC E1).
+    """V unknown: Van Loan-Pitsianis nearest Kronecker product (protocol §E1).
 
     With column-major vec, vec(A X V) = (V^T kron A) vec(X), so the cross-covariance
     C = E[vec(Y) vec(X)^T] = V^T kron A for isotropic X. Rearranging C so that each T x T block
@@ -69,7 +69,7 @@ def fixed_operator_vlp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def estimate_fixed(data_path: str, out: str, tol: float) -> pd.DataFrame:
-    """Data-only rank of A (SPEC E1): V known (least squares on Z_n = X_n V*; and the variant
+    """Data-only rank of A (protocol §E1): V known (least squares on Z_n = X_n V*; and the variant
     ``v_known_inverse``) and V unknown (Van Loan-Pitsianis), each as numerical rank (relative
     tol) with its margins (:func:`spectra.rank_margins`), Gavish-Donoho rank, Reff, R~eff."""
     spec = load_spec(data_path)
@@ -86,7 +86,7 @@ def estimate_fixed(data_path: str, out: str, tol: float) -> pd.DataFrame:
     return frame
 
 
-# --- E4: data-only predictability of the attention kernel (SPEC E4, Table 4) ---------------
+# --- E4: data-only predictability of the attention kernel (protocol §E4, Table 4) ---------------
 
 
 def bilinear_lstsq(x: np.ndarray, z: np.ndarray, t: np.ndarray, w: np.ndarray | None = None,
@@ -157,7 +157,7 @@ def _normal_equations(x, z, t, w, center_rows, chunk, gram):
 
 
 def recovered_mixers(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """The least-squares mixers M_hat_n = Y_n Z_n^+ with Z_n = X_n V (SPEC E4, V known;
+    """The least-squares mixers M_hat_n = Y_n Z_n^+ with Z_n = X_n V (protocol §E4, V known;
     binding): Y_n = M_n Z_n + E_n, so M_hat_n = Y_n Z_n^T (Z_n Z_n^T)^{-1}, needing T <= d."""
     z = np.asarray(x, dtype=np.float64) @ np.asarray(v, dtype=np.float64)
     n, T, d = z.shape
@@ -182,7 +182,7 @@ def recovered_mixers_inverse(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.
 
 
 def linear_kernel_vknown(x: np.ndarray, y: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Linear teacher, V known (SPEC E4; binding): K_hat by least squares of Y_n on
+    """Linear teacher, V known (protocol §E4; binding): K_hat by least squares of Y_n on
     X_n K B_n with B_n = X_n^T Z_n / sqrt(d), Z_n = X_n V (Y_n = X_n K X_n^T X_n V / sqrt(d)),
     from the normal equations in vec K (d^2 unknowns)."""
     x = np.asarray(x, dtype=np.float64)
@@ -227,7 +227,7 @@ def soft_threshold(k: np.ndarray, fraction: float) -> np.ndarray:
 
 def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
                shrinkage: float, eps: float) -> tuple[np.ndarray, np.ndarray, list[float]]:
-    """V unknown: alternate least squares over (K, V) (SPEC E4), from V = I.
+    """V unknown: alternate least squares over (K, V) (protocol §E4), from V = I.
 
     V-step: V = argmin sum_n ||M_K(X_n) X_n V - Y_n||^2 (exact least squares).
     K-step, linear: Y_n = X_n K B_n with B_n = X_n^T X_n V / sqrt(d): exact least squares.
@@ -340,7 +340,7 @@ def predictability(data_path: str, out: str, *, setting: str, iterations: int,
                    z_crit: float, fit_iterations: int) -> pd.DataFrame:
     """Every E4 estimator on one attention-native dataset (no training), one row each.
 
-    Paper's estimators (SPEC E4): ``v_known`` (with Z_n = X_n V*: least squares of Y_n on
+    Paper's estimators (protocol §E4): ``v_known`` (with Z_n = X_n V*: least squares of Y_n on
     X_n K X_n^T Z_n / sqrt(d) for the linear teacher, log-inversion of M_hat_n = Y_n Z_n^+ for
     softmax), ``v_known_inverse`` (the earlier form on Y_n V*^-1, reported beside it), ``als``
     and ``als_nuclear`` (V unknown), ``realized_mixer`` (R~eff of mean_n M_hat_n).

@@ -1,4 +1,4 @@
-"""Rank of the attention kernel by fitting the teacher's own model (open problem (i); SPEC E4).
+"""Rank of the attention kernel by fitting the teacher's own model (open problem (i); protocol §E4).
 
 The paper's data-only estimators read r* off a *spectrum* (of a log-inverted kernel, or of an
 ALS kernel) with a threshold. Here r* is read the way the paper defines it: the smallest rank

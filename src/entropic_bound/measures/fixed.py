@@ -1,4 +1,4 @@
-"""Measurement of fixed-operator students (SPEC E1, E2): the realized operator of each student.
+"""Measurement of fixed-operator students (protocol §E1, E2): the realized operator of each student.
 
 Per student: spectral measures of its static operator (A = P Q^T for B0, the query-key kernel
 otherwise; prefix ``op_``) and the MP-corrected Reff of it (Theorem 8, m = operator dimension,

@@ -1,4 +1,4 @@
-"""Measurement of trained students: spectral measures of the learned kernels (SPEC section 1).
+"""Measurement of trained students: spectral measures of the learned kernels (protocol §1).
 
 numpy only (no torch import), so measuring is cheap and editing it never reruns training.
 """
@@ -20,7 +20,7 @@ def qk_kernel(wq: np.ndarray, wk: np.ndarray) -> np.ndarray:
 
 def measure_dataset(data_path: str, weights_path: str, metrics_path: str, out: str,
                     tol: float) -> pd.DataFrame:
-    """Spectral measures (SPEC section 1) of every learned kernel K = W_Q W_K^T of a dataset,
+    """Spectral measures (protocol §1) of every learned kernel K = W_Q W_K^T of a dataset,
     joined to its training metrics, with the teacher kernel's measures as ``teacher_*``."""
     teacher = spectra.measures(load_arrays(data_path, "operator")["operator"], tol)
     metrics = read_parquet(metrics_path)

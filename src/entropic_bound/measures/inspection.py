@@ -1,5 +1,5 @@
 """The App. B measures of a user's model on the user's text (``entropic-bound inspect``;
-issue 27, the paper's open problem (ii)).
+the paper's open problem (ii)).
 
 MODEL is either an E6 cell of this workflow (its weights ``.npz``, or one step of its
 ``.checkpoints.npz``, read with the training settings of the ``.metrics.parquet`` beside it

@@ -1,4 +1,4 @@
-"""Spectral complexity measures of a matrix (paper Section 3, eqs. 1-3; SPEC section 1).
+"""Spectral complexity measures of a matrix (paper Section 3, eqs. 1-3; protocol §1).
 
 Pure numpy, float64 throughout. Every measure of the zero matrix is 0 (never NaN), so a
 collapsed student or an empty estimate aggregates cleanly.
@@ -82,7 +82,7 @@ def _numerical_rank(s: np.ndarray, tol: float) -> int:
 
 
 def numerical_rank(m: np.ndarray, tol: float) -> int:
-    """Number of singular values above ``tol * sigma_1`` (relative threshold, SPEC section 1)."""
+    """Number of singular values above ``tol * sigma_1`` (relative threshold, protocol §1)."""
     return _numerical_rank(singular_values(m), tol)
 
 

@@ -1,4 +1,4 @@
-"""The interpolation ladder (Section 5; SPEC E2) and the linear surrogate (Section 4; E1):
+"""The interpolation ladder (Section 5; protocol §E2) and the linear surrogate (Section 4; E1):
 student classes for the fixed-operator task Y = A* X V* + E, one forward per class.
 
   B0   Y_hat = A X V,  A = P Q^T,  P, Q in R^{T x r}                       (linear surrogate)
@@ -13,7 +13,7 @@ student classes for the fixed-operator task Y = A* X V* + E, one forward per cla
                     H = s_1 X + M(Z) Z V, Y_hat = s_2 H + FFN(LN_2(H)); s = 0 removes the skip
   B3_postln_rscale  post-LN with the same scales: H = LN_1(s_1 X + M(X) X V),
                     Y_hat = LN_2(s_2 H + FFN(H))
-  Position-aware variants (SPEC E2): X has i.i.d. rows, so every class above but B0 is
+  Position-aware variants (protocol §E2): X has i.i.d. rows, so every class above but B0 is
   permutation-equivariant and bounded below by the equivariance floor; these carry the position
   information a full Transformer stack has:
   B3_pos            learned absolute positional embeddings E in R^{T x d} added to the input:
@@ -24,7 +24,7 @@ student classes for the fixed-operator task Y = A* X V* + E, one forward per cla
 
 Every class exposes its token mixer M(X) (T x T per input) and its static operator (A for B0,
 the kernel W_Q W_K^T or K otherwise), which the realized-operator measures of Table 2 use.
-Initialisation follows SPEC section 1: a factor in R^{a x b} is N(0, 1/a); LayerNorm gains 1,
+Initialisation follows protocol §1: a factor in R^{a x b} is N(0, 1/a); LayerNorm gains 1,
 biases 0; the rank factors (P, Q, W_Q, W_K, K) are multiplied by ``init_scale``.
 """
 

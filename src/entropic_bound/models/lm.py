@@ -1,4 +1,4 @@
-"""Char-level causal Transformers of App. B (SPEC E6) and their attention probes (the model;
+"""Char-level causal Transformers of App. B (protocol §E6) and their attention probes (the model;
 training is :mod:`entropic_bound.training.lm`).
 
 A small GPT-style model: token and learned position embeddings, ``layers`` pre-LN blocks

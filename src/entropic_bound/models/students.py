@@ -1,9 +1,9 @@
-"""Student models (App. C.3; SPEC E3): query-key attention students with a factored kernel.
+"""Student models (App. C.3; protocol §E3): query-key attention students with a factored kernel.
 
 K = W_Q W_K^T with W_Q, W_K in R^{d x r}; the student has the teacher's mixing type:
   linear_qk:  Y_hat = (X K X^T / sqrt(d)) X V
   softmax_qk: Y_hat = softmax_row(X K X^T / sqrt(d)) X V
-Initialisation (SPEC section 1): a factor W in R^{a x b} is N(0, 1/a), drawn in float64 from a
+Initialisation (protocol §1): a factor W in R^{a x b} is N(0, 1/a), drawn in float64 from a
 numpy stream keyed by (seed, r, role) so that every trainer (naive, fast, CPU, GPU) starts from
 the same numbers; the factors are multiplied by ``init_scale`` (0.3 for recovery, App. C.4).
 """

@@ -1,6 +1,6 @@
 """Configuration as the workflow receives it: typed command-line overrides, the check that a
-profile's settings file was not silently replaced (issue 10, fault 5), and the check that the
-settings make each experiment meaningful (issue 26, fault 7).
+profile's settings file was not silently replaced, and the check that the
+settings make each experiment meaningful.
 
 Snakemake parses a nested ``--config 'e3={"n": 300}'`` with YAML's BaseLoader, so every leaf
 arrives as a string ('300') and schema validation rejects it. :func:`typed_overrides` turns such

@@ -5,7 +5,7 @@ While jobs wait for cores, Snakemake's job scheduler arms a ``threading.Timer`` 
 limit allows; the profiles set that timespan to 60 s to keep the scheduler's CPU low (it stats
 every input of every waiting job at each re-selection). The timers are not daemon threads, so
 the interpreter waits for the last one at exit: a finished run lingered ~60 s after "Complete
-log", deaf to Ctrl-C (issue 26, fault 4). The Snakefile's ``onsuccess`` and ``onerror``
+log", deaf to Ctrl-C. The Snakefile's ``onsuccess`` and ``onerror``
 handlers, which run once the scheduler has stopped, call :func:`cancel_pending_timers`.
 ``threading.Timer.cancel`` is public API; should Snakemake stop using timers this finds none
 and changes nothing. Measured by ``python -m entropic_bound.benchmarks.scheduler``.

@@ -97,7 +97,7 @@ def section_table3(t: Tables) -> Section:
     return Section(
         "table3", "Table 3 — attention-native intrinsic rank (Section 6, App. C)",
         "Verdicts per (teacher, r*) use the converged excess (mean over the last 10% of steps, "
-        "SPEC 3b; the final-iterate maximum and the count of spiked students stand beside it; "
+        "protocol §3b; the final-iterate maximum and the count of spiked students stand beside it; "
         "students that never reached a plateau are unsettled, counted in n_unsettled): "
         "deficiency = seed-mean excess(r) > 0.1·floor for every r < r* (n/a at r* = 1; blank "
         "where a student below r* is unsettled); "
@@ -175,14 +175,14 @@ def section_table2(t: Tables) -> Section:
     over = over[["operator", "class", *[c for c in s.columns if c.startswith("overparam_")]]]
     return Section(
         "table2", "Table 2 — interpolation ladder (Section 5)",
-        "Fixed-operator task, A* = U diag(lambda) W^T with independent factors (SPEC section 2; "
+        "Fixed-operator task, A* = U diag(lambda) W^T with independent factors (protocol §2; "
         "the symmetric U diag(lambda) U^T is a sensitivity variant). Each class trained at "
-        "r = r* (B1c: full-rank K); excess = converged excess (SPEC 3b), final iterate beside "
+        "r = r* (B1c: full-rank K); excess = converged excess (protocol §3b), final iterate beside "
         "it; normalised = excess / (||A*||_F^2 ||V*||_F^2), the paper's value / "
         f"{P.E2_OPERATOR_ENERGY} (its implied operator energy). "
         "Achievable excess per class: B0 Eckart-Young at r*; B1, B1c, B2 and the B3 family the "
         "equivariance floor ||A* - A_bar||_F^2 ||V*||_F^2 (A_bar the projection of A* onto "
-        "span{I, 11^T}; SPEC E2): X has i.i.d. rows and no positional signal, so these "
+        "span{I, 11^T}; protocol §E2): X has i.i.d. rows and no positional signal, so these "
         "students are permutation-equivariant and none gets below it. Beside it B1c's least "
         "squares in K with V = V* and the per-token linear predictor Y = X W (what a residual "
         "+ FFN reaches without mixing tokens), both at or above the floor. B3_postln, B3_rscale, "
@@ -322,7 +322,7 @@ def section_trajectory(t: Tables) -> Section:
         "Each cell trains with periodic validation on the first half of the validation split "
         "and early stopping (e6.train: max_steps, eval_every, patience, min_delta); the "
         "weights of the lowest validation loss are kept and measured on the second half. "
-        "SPEC E6's training criterion: a cell is trained when early stopping ended it before "
+        "protocol §E6's training criterion: a cell is trained when early stopping ended it before "
         "max_steps (converged) and its validation loss lies at least e6.h1_margin below the "
         "corpus's bigram entropy H1 (below_h1); App. B's claims on trained models are not "
         "comparable unless every cell is. The measures are also taken at checkpoints along "

@@ -1,17 +1,17 @@
 """Aggregation of per-cell measures into one tidy parquet per paper table.
 
-The attention-native grids, Table 3 (SPEC E3) and Table 5 (E5), come in three granularities,
+The attention-native grids, Table 3 (protocol §E3) and Table 5 (E5), come in three granularities,
 all long-format with documented columns (``<t>`` is ``table3`` or ``table5``):
 
 ``<t>_cells``  one row per trained student (teacher, spectrum, r_star, seed, role, r): loss,
                loss_test [squared error per sample], excess (final iterate), excess_converged
-               (mean over the last 10% of steps, SPEC 3b), spiked, excess_test [same units,
+               (mean over the last 10% of steps, protocol §3b), spiked, excess_test [same units,
                L - sigma^2 T d], and the learned kernel's reff, reff_energy, rstable,
                numerical_rank, gd_rank, plus the teacher kernel's teacher_* measures.
 ``<t>_sweep``  one row per (teacher, spectrum, r_star, r) of the rank sweep: converged excess
                mean/std/min/max over seeds (the verdicts' quantity), final-iterate excess mean,
                n_spiked, excess_test mean.
-``<t>``        one row per (teacher, spectrum, r_star): the verdicts of SPEC E3 and the numbers
+``<t>``        one row per (teacher, spectrum, r_star): the verdicts of protocol §E3 and the numbers
                behind them (see :func:`grid_summary`).
 """
 
@@ -24,14 +24,14 @@ import pandas as pd
 
 from entropic_bound.plumbing.atomic import read_parquet
 
-# Verdict thresholds of SPEC E3, as fractions of the noise floor sigma^2 T d.
+# Verdict thresholds of protocol §E3, as fractions of the noise floor sigma^2 T d.
 DEFICIENCY_FRACTION = 0.1
 ACHIEVABILITY_FRACTION = 0.01
 ENERGY_TOLERANCE = 0.05
 
 
 def seed_cv(values: Iterable[float]) -> float:
-    """Sample std (ddof=1) over mean across seeds (SPEC section 1); NaN with < 2 seeds."""
+    """Sample std (ddof=1) over mean across seeds (protocol §1); NaN with < 2 seeds."""
     v = np.asarray(list(values), dtype=np.float64)
     if v.size < 2 or v.mean() == 0.0:
         return float("nan")
@@ -67,7 +67,7 @@ GRID_KEYS = ["teacher", "spectrum", "r_star"]
 
 
 def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
-    """Per swept r: ``excess_*`` are the converged excess (SPEC 3b) over seeds."""
+    """Per swept r: ``excess_*`` are the converged excess (protocol §3b) over seeds."""
     sweep = cells[cells["role"] == "sweep"]
     g = sweep.groupby(GRID_KEYS + ["r"], sort=True)
     out = g["excess_converged"].agg(excess_mean="mean", excess_std="std", excess_min="min",
@@ -82,12 +82,12 @@ def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
 
 
 def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
-    """Per (teacher, spectrum, r*): deficiency, achievability and recovery verdicts (SPEC E3).
+    """Per (teacher, spectrum, r*): deficiency, achievability and recovery verdicts (protocol §E3).
 
     deficiency:    seed-mean converged excess(r) > 0.1 * floor for every r < r*; <NA> at r* = 1
                    (no r < r*: not a pass)
     achievability: |seed-mean converged excess(r)| < 0.01 * floor for every swept r >= r*
-                   whose students all settled (SPEC E3): an r with an unsettled student (never
+                   whose students all settled (protocol §E3): an r with an unsettled student (never
                    reached a plateau, ``entropic_bound.training.loop.convergence_columns``) is
                    skipped and counted (``n_unsettled_r_at_or_above``), and never hides a
                    settled r that fails; <NA> only where no settled r >= r* is left.
@@ -168,10 +168,10 @@ def _with_operator(frames: dict[str, pd.DataFrame], primary: str) -> pd.DataFram
 
 def table1(cells: pd.DataFrame, estimates: pd.DataFrame,
            primary: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Table 1 (SPEC E1): the sweep per r, and a long summary of the published quantities, per
+    """Table 1 (protocol §E1): the sweep per r, and a long summary of the published quantities, per
     fixed operator (``primary`` marks the paper's reading, config ``e1.operator``).
 
-    ``table1_sweep``: r, converged excess (SPEC 3b) mean/std over seeds, final-iterate excess
+    ``table1_sweep``: r, converged excess (protocol §3b) mean/std over seeds, final-iterate excess
     mean, held-out excess mean, the exact Eckart-Young excess and the Theorem 5 bound (seed
     means).
     ``table1``: one row per quantity with mean, std, min, max over seeds: converged excess at
@@ -225,7 +225,7 @@ def _table1_operator(cells: pd.DataFrame,
     return per_r, pd.DataFrame(_seed_stats(per_seed))
 
 
-# Table 2's achievable excess of each class (SPEC E2; entropic_bound.measures.achievable): B0
+# Table 2's achievable excess of each class (protocol §E2; entropic_bound.measures.achievable): B0
 # reaches Eckart-Young at r*; B1, B1c, B2 and the position-free B3 blocks are permutation-
 # equivariant on i.i.d. rows, so none gets below the equivariance floor. Beside it the table
 # keeps B1c's least squares with V = V* and the per-token linear predictor (both equivariant,
@@ -239,8 +239,8 @@ BOUNDS = ("bound_eckart_young", "bound_equivariance", "bound_b1c_fixed_v",
 
 
 def table2(cells: pd.DataFrame, primary: str) -> pd.DataFrame:
-    """Table 2 (SPEC E2): per (operator, ladder class), the converged excess at r = r* (SPEC
-    3b; final-iterate beside it), the excess normalised by the operator energy
+    """Table 2 (protocol §E2): per (operator, ladder class), the converged excess at r = r*
+    (protocol §3b; final-iterate beside it), the excess normalised by the operator energy
     ||A*||_F^2 ||V*||_F^2 (``excess_normalized``), the class's achievable excess
     (``achievable_excess``, named by ``achievable_by``) and the dataset bounds, and the
     realized-operator measures of the over-parameterised student (seed means; ``*_std`` over
@@ -274,7 +274,7 @@ PAPER_GRID = "e3"  # the setting of the paper's Table 4: the E3 datasets
 
 
 def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Table 4 (SPEC E4): data-only predictability, and the scores of every estimator.
+    """Table 4 (protocol §E4): data-only predictability, and the scores of every estimator.
 
     ``table4_predictability``: on the paper's grid (setting ``e3``), per (teacher, r_star,
     estimator), seed means of the estimate, numerical_rank (binding tolerance), rank_tol1e-2,
@@ -326,7 +326,7 @@ def table4(estimates: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pred, scores
 
 
-# Appendix B (SPEC E6): head measures averaged per cell, then the paper's statistics.
+# Appendix B (protocol §E6): head measures averaged per cell, then the paper's statistics.
 HEAD_MEASURES = ("static_reff", "mean_attn_reff", "per_input_reff", "participation",
                  "whitened_reff")
 CELL_EXTRAS = ("static_reff_init", "ffn_stable_rank", "val_loss")
@@ -338,7 +338,7 @@ def _cv(values: pd.Series) -> float:
 
 
 def training_criterion(per_seed: pd.DataFrame, h1_margin: float) -> pd.DataFrame:
-    """SPEC E6's training criterion per (corpus, d_model, seed) cell: trained when early
+    """Protocol §E6's training criterion per (corpus, d_model, seed) cell: trained when early
     stopping ended it (``stop_reason`` "patience": the validation loss had stopped improving
     before ``max_steps``) and its validation loss is at least ``h1_margin`` nats/char below the
     corpus's bigram entropy H1 (``h1_bits`` * ln 2). Adds ``converged``, ``below_h1`` and

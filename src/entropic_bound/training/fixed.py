@@ -1,5 +1,5 @@
 """Experiments on the fixed-operator task Y = A* X V* + E (Sections 4-5): the linear surrogate
-(SPEC E1, Table 1) and the interpolation ladder (E2, Table 2).
+(protocol §E1, Table 1) and the interpolation ladder (E2, Table 2).
 
 One job per dataset trains every student of it with the reference trainer (autograd, full-batch
 Adam): for E1 the B0 rank sweep r = 1..sweep_factor*r* plus over-parameterised B0 at r = T;
@@ -76,7 +76,7 @@ def train_fixed(experiment: str, data_path: str, weights_out: str, metrics_out: 
     """Train every student of one fixed-operator dataset; write weights and metrics.
 
     Metrics per student: loss and held-out loss (float64), excess = L - sigma^2 T d, the
-    converged excess and spike flag (SPEC 3b), the loss curve. Weights are stored as
+    converged excess and spike flag (protocol §3b), the loss curve. Weights are stored as
     ``<class>_<role>_r<r>_<name>``.
     """
     spec = load_spec(data_path)

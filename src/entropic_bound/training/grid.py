@@ -1,4 +1,4 @@
-"""Attention-native grids (SPEC E3, Table 3; E5, Table 5): one job trains every student of a
+"""Attention-native grids (protocol §E3, Table 3; E5, Table 5): one job trains every student of a
 dataset (measurement lives in :mod:`entropic_bound.measures.grid`).
 
 Cell granularity: a job is one dataset (teacher, r*, seed) and trains its whole rank sweep
@@ -73,7 +73,7 @@ def train_dataset(data_path: str, weights_out: str, metrics_out: str, cfg: GridT
     """Train all students of one dataset; write their weights (npz) and metrics (parquet).
 
     Metrics per student: final train/held-out loss L (float64 re-evaluation) and excess
-    L - sigma^2 T d, the converged excess and spike flag (SPEC 3b), steps, trainer, and the
+    L - sigma^2 T d, the converged excess and spike flag (protocol §3b), steps, trainer, and the
     logged loss curve. Wall time goes to the log and
     to Snakemake's benchmark file, not here, so that the table is identical across reruns.
     """

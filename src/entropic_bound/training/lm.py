@@ -1,4 +1,4 @@
-"""Training of one char-level Transformer cell of App. B (SPEC E6) to a stated criterion.
+"""Training of one char-level Transformer cell of App. B (protocol §E6) to a stated criterion.
 
 AdamW with linear warm-up and cosine decay to 10 % of ``lr`` over ``max_steps``, gradient
 clipping, random windows of the training split drawn from a numpy stream keyed by the seed.
@@ -8,7 +8,7 @@ training stops once ``patience`` validations in a row have not improved on the r
 loss by ``min_delta`` (the reference is the loss at the last such improvement), or at
 ``max_steps``. The weights of the lowest validation loss are kept, and the reported loss is
 theirs on the second half. A cell that reaches ``max_steps`` was still improving: it fails the
-training criterion of SPEC E6. At :meth:`LMConfig.checkpoint_steps` the weights are kept in
+training criterion of protocol §E6. At :meth:`LMConfig.checkpoint_steps` the weights are kept in
 memory and, once training ends, measured on the held-out windows
 (:func:`entropic_bound.measures.heads.trajectory_rows`) with the kept weights as the last
 point, all in float32: the trajectory is written instead of the checkpoints, which are only

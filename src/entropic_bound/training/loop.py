@@ -1,9 +1,9 @@
-"""Full-batch Adam training of one student (App. C.4; SPEC section 1).
+"""Full-batch Adam training of one student (App. C.4; protocol §1).
 
-Loss (SPEC section 1): L = mean_n ||Y_hat_n - Y_n||_F^2. float32 training; the final losses are
+Loss (protocol §1): L = mean_n ||Y_hat_n - Y_n||_F^2. float32 training; the final losses are
 re-evaluated in float64 so that excesses of order 1e-4 are not float32 rounding.
 
-Converged loss (SPEC section 3b, App. C.5 "converged MSE"): the mean full-batch training loss
+Converged loss (protocol §3b, App. C.5 "converged MSE"): the mean full-batch training loss
 over the last 10% of the steps. Full-batch training evaluates the loss at every step anyway, so
 it costs one addition per step of that window; the verdicts use it, and a student whose final
 iterate sits far above it is flagged as spiked (:func:`convergence_columns`).
@@ -27,7 +27,7 @@ Forward = Callable[..., torch.Tensor]
 
 @dataclass(frozen=True)
 class AdamSchedule:
-    """Optimisation settings shared by every experiment (App. C.4; SPEC section 1): full-batch
+    """Optimisation settings shared by every experiment (App. C.4; protocol §1): full-batch
     Adam at ``lr``; rank sweeps r = 1..sweep_factor*r* for ``sweep_steps``; over-parameterised
     students for ``recovery_steps`` with factor initialisation times ``recovery_init_scale``.
     No defaults here: the values come from the validated config (its schema holds them)."""
@@ -40,8 +40,8 @@ class AdamSchedule:
     log_every: int
 
 
-CONVERGED_FRACTION = 0.1  # SPEC 3b: the converged loss averages the last 10% of the steps
-SPIKE_FRACTION = 0.01  # SPEC 3b: final excess above the converged one by > 0.01 floor = spiked
+CONVERGED_FRACTION = 0.1  # protocol §3b: the converged loss averages the last 10% of the steps
+SPIKE_FRACTION = 0.01  # protocol §3b: final excess above the converged one by > 0.01 floor = spiked
 # A window mean more than 10% (of the floor, or of the excess when larger) above the window's
 # lowest loss: the student never reached a plateau, and no verdict is built on it.
 UNSETTLED_FRACTION = 0.1
@@ -55,7 +55,7 @@ def tail_start(steps: int) -> int:
 
 
 class TailWindow:
-    """Running sum and minimum of the full-batch loss over the last 10% of steps (SPEC 3b), for
+    """Running sum and minimum of the full-batch loss over the last 10% of steps (protocol §3b), for
     one student (shape ()) or a batch of them (shape (B,)); float64 so the sum does not round."""
 
     def __init__(self, steps: int, shape: tuple[int, ...], device: torch.device):
@@ -76,7 +76,7 @@ class TailWindow:
 
 def convergence_columns(loss_final: float, loss_converged: float, loss_tail_min: float,
                         floor: float) -> dict:
-    """Final-iterate and converged excess (SPEC 3b) and the two flags of one student.
+    """Final-iterate and converged excess (protocol §3b) and the two flags of one student.
 
     excess = L_final - floor (float64 re-evaluation of the last weights); excess_converged =
     mean loss over the last 10% of steps - floor; spiked when excess - excess_converged >

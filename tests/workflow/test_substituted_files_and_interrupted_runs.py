@@ -1,4 +1,4 @@
-"""Issue 26's faults at the workflow level, each injected into a copy of the finished quick run
+"""Faults at the workflow level, each injected into a copy of the finished quick run
 (as a tester would) and checked against the new outcome. The unit-level ones (archives,
 decoding, lock file, vocabulary, full disk, dataset and table checks) are in tests/unit."""
 
@@ -21,7 +21,7 @@ def logs(run) -> str:
 
 
 def test_a_teacher_file_copied_over_another_stops_its_jobs_naming_it(run_copy):
-    """Fault 2: `cp .../linear_qk/sharp/r1/s0.npz .../softmax_qk/sharp/r2/s1.npz` exited 0 and
+    """`cp .../linear_qk/sharp/r1/s0.npz .../softmax_qk/sharp/r2/s1.npz` exited 0 and
     Table 3's n_seeds for softmax r* = 2 dropped to 1."""
     data = run_copy / "results/data/e3"
     (data / "softmax_qk/sharp/r2/s1.npz").write_bytes(
@@ -39,7 +39,7 @@ def test_a_teacher_file_copied_over_another_stops_its_jobs_naming_it(run_copy):
 
 
 def test_tables_lost_to_a_killed_forced_rerun_come_back_with_a_plain_rerun(run_copy):
-    """Fault 3: with table1*.parquet and the table6* files gone (a forced rerun killed after
+    """With table1*.parquet and the table6* files gone (a forced rerun killed after
     Snakemake removed them), a plain rerun said "Nothing to be done" and verify found nothing."""
     tables = run_copy / "results/tables"
     lost = [*tables.glob("table1*.parquet"), *tables.glob("table6*.parquet")]
@@ -57,7 +57,7 @@ def test_tables_lost_to_a_killed_forced_rerun_come_back_with_a_plain_rerun(run_c
 
 
 def test_a_finished_run_exits_at_once(run_copy):
-    """Fault 4: after "Complete log" every run lingered ~60 s (the profiles' 60 s scheduler
+    """After "Complete log" every run lingered ~60 s (the profiles' 60 s scheduler
     timespan arms a timer that the interpreter waited for). Now: within a few seconds."""
     start = time.time()
     snakemake(run_copy, *QUICK, "--forcerun", "render_report")
@@ -67,7 +67,7 @@ def test_a_finished_run_exits_at_once(run_copy):
 
 
 def test_ctrl_c_stops_a_run_within_seconds(run_copy):
-    """Fault 4: Ctrl-C was ignored for up to a minute. A terminal's Ctrl-C signals the whole
+    """Ctrl-C was ignored for up to a minute. A terminal's Ctrl-C signals the whole
     foreground process group, Snakemake and its running jobs: so does this test."""
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", *QUICK, *EMPTY_STORE,
                              "--forcerun", "train_grid_cells"], cwd=run_copy,
@@ -91,7 +91,7 @@ def test_ctrl_c_stops_a_run_within_seconds(run_copy):
     ('e3={"n": 1}', "e3.n=1: a dataset gives"),
 ])
 def test_a_bad_name_or_a_degenerate_setting_fails_before_any_job(quick_run, override, named):
-    """Faults 5 and 7: corpus names outside [A-Za-z0-9_]+ were dropped silently, a debian
+    """Corpus names outside [A-Za-z0-9_]+ were dropped silently, a debian
     package of ../../.. made a folder outside the repository, and T = 1 (softmax) or n = 1
     ran without a word."""
     out = snakemake(quick_run, "-n", *QUICK, "--configfile", QUICK_YAML, "--config", override,

@@ -1,4 +1,4 @@
-"""Issue 10's faults at the workflow level, each injected and checked against the new outcome:
+"""Faults at the workflow level, each injected and checked against the new outcome:
 Snakemake runs on copies of the quick run (the shared run stays untouched)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ QUICK_YAML = "profiles/quick/quick.yaml"
 
 
 def test_diverged_training_fails_and_marks_the_old_report_stale(run_copy):
-    """Faults 1 and 2: lr = 100 used to pass with losses ~1e11 and a 'reproduced' verdict, and a
+    """Lr = 100 used to pass with losses ~1e11 and a 'reproduced' verdict, and a
     failed run left the previous report looking current."""
     (run_copy / "lr100.yaml").write_text("e3: {train: {lr: 100}}\n")
     out = snakemake(run_copy, *QUICK, "--keep-going", "--configfile", QUICK_YAML, "lr100.yaml",
@@ -27,7 +27,7 @@ def test_diverged_training_fails_and_marks_the_old_report_stale(run_copy):
 
 
 def test_a_corrupt_cached_cell_stops_the_table_and_verify_rebuilds_exactly_it(run_copy):
-    """Fault 3 and 4: a flipped byte in a cell's metrics used to halve Table 3's excess silently;
+    """A flipped byte in a cell's metrics used to halve Table 3's excess silently;
     now the job reading it fails naming the file, and `verify --remove` prints the --forcerun
     that rebuilds just it and its dependents."""
     cell = run_copy / "results/cells/e3/linear_qk/sharp/r1/s0.metrics.parquet"
@@ -50,13 +50,13 @@ def test_a_corrupt_cached_cell_stops_the_table_and_verify_rebuilds_exactly_it(ru
 
 
 def test_nested_config_values_keep_their_types(quick_run):
-    """Fault 5a: --config 'e3={"n":300}' failed with "'300' is not of type 'integer'"."""
+    """--config 'e3={"n":300}' failed with "'300' is not of type 'integer'"."""
     jobs = planned_jobs(quick_run, *QUICK, "--config", 'e3={"n": 300, "sigma": 5e-2}')
     assert jobs["make_grid_data"] == 2 * 2 * 2  # E3 datasets regenerate at n = 300
 
 
 def test_an_extra_configfile_layers_over_the_profile_or_fails_loudly(quick_run):
-    """Fault 5b: `--configfile extra.yaml` with the quick profile silently planned the paper
+    """`--configfile extra.yaml` with the quick profile silently planned the paper
     grid (60 datasets instead of 8)."""
     (quick_run / "extra.yaml").write_text("e3: {r_stars: [1, 2, 3]}\n")
     out = snakemake(quick_run, "-n", *QUICK, "--configfile", "extra.yaml", check=False)
@@ -70,7 +70,7 @@ def test_an_extra_configfile_layers_over_the_profile_or_fails_loudly(quick_run):
                                             ("{type: pypi, members: ['*.txt']}", "requirement"),
                                             ("{type: files, members: ['*']}", "root")])
 def test_a_source_missing_its_fields_fails_validation(quick_run, source, missing):
-    """Fault 6: `{type: url}` without `url` validated and died with KeyError inside the job."""
+    """`{type: url}` without `url` validated and died with KeyError inside the job."""
     name = f"src_{missing}.yaml"
     (quick_run / name).write_text(f"e6: {{corpora: {{json: [{source}]}}}}\n")
     out = snakemake(quick_run, "-n", *QUICK, "--configfile", QUICK_YAML, name, check=False)
