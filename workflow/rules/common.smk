@@ -1,5 +1,6 @@
 import json
 import os
+from pathlib import Path
 
 from snakemake.caching import LOCATION_ENVVAR as OUTPUT_CACHE_VARIABLE
 from snakemake.logging import logger
@@ -12,6 +13,7 @@ from entropic_bound.plumbing.settings import (
     fixed_operators,
     typed_overrides,
 )
+from entropic_bound.data.corpora import corpus_pin as lock_entry_of_corpus
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.plumbing import store as job_store
 from entropic_bound.plumbing.device import resolve_device
@@ -198,6 +200,12 @@ def grid_section(wc):
 
 def fixed_section(wc):
     return config[wc.fexp]
+
+
+def corpus_pin(lock, corpus):
+    """The lock's pin of a corpus's text (None before its first fetch). A param of the fetch
+    job, so the text's sha256 is part of the key of every stored job downstream of it."""
+    return lock_entry_of_corpus(Path(lock), corpus)
 
 
 def record(rule, wildcard_path):

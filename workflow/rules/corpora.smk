@@ -3,15 +3,16 @@
 
 
 rule fetch_corpus:
-    input:
-        code=lib("fetch-corpus"),
+    # No code input: the text is pinned by its sha256 (the lock's `corpus:<name>`, a param), so an
+    # edit of the fetch code cannot change it, and the pin, not the code, keys every job
+    # downstream. Stored: a machine whose registry moved on still gets the pinned text.
     output:
         text="results/corpora/{corpus}/text.txt",
         provenance="results/corpora/{corpus}/provenance.json",
+        record=record("fetch_corpus", "{corpus}"),
     log:
         "logs/fetch_corpus/{corpus}.log",
-    benchmark:
-        "results/benchmarks/fetch_corpus/{corpus}.tsv"
+    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -20,14 +21,15 @@ rule fetch_corpus:
             {
                 "corpus": wc.corpus,
                 "sources": config["e6"]["corpora"][wc.corpus],
+                "pin": corpus_pin(config["e6"]["lock_file"], wc.corpus),
                 "cache": config["e6"]["download_cache"],
                 "lock": config["e6"]["lock_file"],
                 "max_replaced_fraction": config["e6"]["max_replaced_fraction"],
             }
         ),
     shell:
-        "entropic-bound fetch-corpus --params {params.fetch:q} --text {output.text}"
-        " --provenance {output.provenance} > {log} 2>&1"
+        "entropic-bound fetch-corpus --params {params.fetch:q} --record {output.record}"
+        " --text {output.text} --provenance {output.provenance} > {log} 2>&1"
 
 
 rule tokenize_corpus:

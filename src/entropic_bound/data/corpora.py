@@ -25,6 +25,15 @@ lock file at the archive's first read (commit the lock: the registries' files do
 compressed archives are read to their end, so that gzip's and xz's own checksums are verified
 too. A mismatch is an error naming the file, never a shorter corpus.
 
+**Pinned by content.** The lock file also pins each corpus's text: ``corpus:<name>`` holds
+the source it came from, that source's version and the text's sha256 and size. A run reads only
+the pinned source and refuses, naming both, a text whose sha256 differs (another version, another
+source, a fallback): the corpus cannot change under a run with the network or the machine. The
+workflow passes the pin as a parameter of the fetch job, so the text's digest is part of the key
+of every stored job downstream of it. A corpus without a pin (a new one, or one whose entry was
+deleted: the explicit re-lock) is fetched from the first source that works, pinned, and the run
+stops there (:func:`pin_corpus`), so that no stored job is keyed by an unpinned text.
+
 ``members`` are glob patterns relative to the archive's (or root's) top folder; ``*`` stays
 within one path segment and ``**`` spans any number. Members are read in sorted path order and
 joined by a newline, so the same source always gives the same text.
@@ -76,6 +85,10 @@ class NoSourceWorked(RuntimeError):
 
 class ChecksumMismatch(RuntimeError):
     """A download's sha256 differs from the pinned or locked one."""
+
+
+class PinError(RuntimeError):
+    """The corpus text is not the one the lock pins, or the corpus was pinned just now."""
 
 
 def glob_regex(pattern: str) -> re.Pattern:
@@ -373,8 +386,9 @@ def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     return text, {**joined, "version": f"local files {src['root']}"}
 
 
-def read_lock(lock: Path) -> dict[str, str]:
-    """The lock file's ``url or archive -> sha256`` entries ({} while there is none)."""
+def read_lock(lock: Path) -> dict[str, str | dict]:
+    """The lock file's ``url or archive -> sha256`` entries and corpus pins ({} while there is
+    none)."""
     if not lock.exists():
         return {}
     try:
@@ -389,8 +403,46 @@ def read_lock(lock: Path) -> dict[str, str]:
     return entries
 
 
-def _record_lock(lock: Path, url: str, digest: str) -> None:
-    """Add ``url -> sha256`` to the lock file; concurrent fetches serialise on a flock."""
+PIN_KEY = "corpus:{}"
+PIN_FIELDS = ("source", "version", "text_sha256", "text_bytes")
+
+
+def corpus_pin(lock: Path, name: str) -> dict | None:
+    """The lock's pin of corpus ``name`` (``PIN_FIELDS``), or None where it has none."""
+    key = PIN_KEY.format(name)
+    pin = read_lock(lock).get(key)
+    if pin is not None and not (isinstance(pin, dict) and set(PIN_FIELDS) <= pin.keys()):
+        raise ValueError(f"{lock}: entry {key!r} is not a corpus pin; expected an object with "
+                         f"{', '.join(PIN_FIELDS)}. Restore it from git, or delete the entry to "
+                         f"pin the corpus anew")
+    return pin
+
+
+def _pin_line(pin: dict) -> str:
+    return (f"sha256 {pin['text_sha256'][:16]} ({pin['text_bytes']:,} bytes) from "
+            f"{pin['source']} ({pin['version']})")
+
+
+def _relock_hint(lock: Path, name: str) -> str:
+    return (f"to use another text, delete {PIN_KEY.format(name)!r} from {lock} (a re-lock: the "
+            f"corpus changes, and so does every E6 job on it)")
+
+
+def pin_corpus(lock: Path, provenance: dict) -> None:
+    """Pin the fetched corpus of ``provenance`` in the lock file, then raise :class:`PinError`:
+    a run that pins a corpus stops there, so that every job downstream of the text is planned
+    with the pin as part of its key (the next run verifies the text against it)."""
+    name = provenance["corpus"]
+    pin = {k: provenance[k] for k in PIN_FIELDS}
+    _record_lock(lock, PIN_KEY.format(name), pin)
+    raise PinError(f"corpus {name!r} had no pin; pinned it now to {_pin_line(pin)} in {lock}. "
+                   f"Run again: the jobs downstream are keyed by the pinned text (commit {lock} "
+                   f"to share it)")
+
+
+def _record_lock(lock: Path, url: str, digest: str | dict) -> None:
+    """Add ``url -> sha256`` (or a corpus pin) to the lock file; concurrent fetches serialise on
+    a flock."""
     lock.parent.mkdir(parents=True, exist_ok=True)
     with open(lock.with_suffix(lock.suffix + ".flock"), "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
@@ -454,8 +506,14 @@ class BadEncoding(ValueError):
 
 
 def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: str,
-                 cache: str, lock: str, max_replaced_fraction: float) -> dict:
+                 cache: str, lock: str, max_replaced_fraction: float,
+                 pin: dict | None = None) -> dict:
     """Write the text of the first working source and its provenance; raise if none works.
+
+    With ``pin`` (the lock's entry for the corpus, :func:`corpus_pin`) only the pinned source is
+    read, and a text whose sha256 differs from the pinned one raises :class:`PinError` naming
+    both before anything is written; so does a pinned source that is not configured or not
+    available here (no other source may stand in for it).
 
     Provenance: corpus, the source used (type, description, version, archive and its sha256),
     what decoding changed (invalid UTF-8 replaced, NULs dropped, CRLF made LF), the text's
@@ -465,7 +523,14 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
     """
     cache_dir, lock_path = Path(cache), Path(lock)
     attempts, errors = [], []
-    for i, src in enumerate(sources):
+    candidates = list(enumerate(sources))
+    if pin is not None:
+        candidates = [(i, src) for i, src in candidates if describe(src) == pin["source"]]
+        if not candidates:
+            raise PinError(f"corpus {name!r}: {lock} pins {_pin_line(pin)}, a source that is not "
+                           f"among the configured ones ({'; '.join(map(describe, sources))}); "
+                           f"restore it, or {_relock_hint(lock_path, name)}")
+    for i, src in candidates:
         kind = src.get("type")
         if kind not in SOURCES:
             raise ValueError(f"corpus {name!r}, source {i}: type {kind!r} is not one of "
@@ -474,6 +539,10 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
         try:
             text, info = SOURCES[kind].fetch(src, cache_dir, lock_path)
         except SourceUnavailable as err:
+            if pin is not None:
+                raise PinError(f"corpus {name!r}: its pinned source {describe(src)} is not "
+                               f"available here ({err}), and no other source may stand in for "
+                               f"it; {_relock_hint(lock_path, name)}") from None
             log.warning("%s: source %d unavailable: %s", name, i, err)
             attempts.append({"source": describe(src), "error": str(err)})
             errors.append(err)
@@ -493,7 +562,12 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
         data = text.encode("utf-8")
         provenance = {"corpus": name, "source_index": i, "type": kind, "source": describe(src),
                       **info, "text_bytes": len(data), "text_sha256": sha256_bytes(data),
-                      "skipped": attempts}
+                      "skipped": attempts,
+                      "pin": "verified against " + str(lock) if pin else "none"}
+        if pin is not None and provenance["text_sha256"] != pin["text_sha256"]:
+            raise PinError(f"corpus {name!r}: {lock} pins {_pin_line(pin)}; this machine's "
+                           f"source gave {_pin_line(provenance)}; "
+                           f"{_relock_hint(lock_path, name)}")
         write_text(text_out, text)
         write_json(provenance_out, provenance)
         log.info("%s: %d bytes from %s (sha256 %s)", name, len(data), describe(src),
