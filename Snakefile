@@ -18,6 +18,14 @@ include: "workflow/rules/corpora.smk"
 include: "workflow/rules/report.smk"
 
 
+onstart:
+    # One live run per working directory, held by the kernel while this process lives (a killed
+    # run leaves nothing behind): `--unlock` beside a live run no longer starts a second one.
+    from entropic_bound.plumbing.run_lock import hold
+
+    hold()
+
+
 onsuccess:
     # Seal the entries this run wrote to the store (their sha256, checked before every run).
     job_store.seal(STORE)

@@ -51,9 +51,9 @@ def tiny_e6_cell(root: Path, steps: int = 10) -> Path:
     import json
 
     from entropic_bound.data.tokens import tokenize_corpus
-    from entropic_bound.models.lm import LMConfig
+    from entropic_bound.models.lm import LMShape
     from entropic_bound.plumbing.settings import schema_defaults
-    from entropic_bound.training.lm import train_lm
+    from entropic_bound.training.lm import TrainConfig, train_lm
 
     body = "the cat sat on the mat and then ran off. " * 300
     (root / "corpus.txt").write_text(body)
@@ -61,12 +61,13 @@ def tiny_e6_cell(root: Path, steps: int = 10) -> Path:
         {"text_sha256": hashlib.sha256(body.encode()).hexdigest()}))
     tokenize_corpus(str(root / "corpus.txt"), str(root / "prov.json"), str(root / "tok.npz"),
                     str(root / "meta.json"), max_chars=20_000, val_fraction=0.2)
-    cfg = LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
-                      "context": 16, "max_steps": steps, "batch": 4, "eval_every": steps,
-                      "select_windows": 4, "eval_windows": 4, "precision": "fp32"})
+    shape = LMShape(**{**schema_defaults("e6", "model"), "context": 16})
+    cfg = TrainConfig(**{**schema_defaults("e6", "train"), "max_steps": steps, "batch": 4,
+                         "eval_every": steps, "select_windows": 4, "eval_windows": 4,
+                         "precision": "fp32"})
     train_lm(str(root / "tok.npz"), str(root / "meta.json"), str(root / "c.npz"),
              str(root / "c.metrics.parquet"), str(root / "c.traj.parquet"), corpus="tiny",
-             d_model=16, seed=0, cfg=cfg)
+             d_model=16, seed=0, shape=shape, cfg=cfg)
     (root / "text.txt").write_text(body[:2000])
     return root
 

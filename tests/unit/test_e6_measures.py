@@ -16,10 +16,12 @@ from conftest import schema_defaults
 from entropic_bound.measures import corpus_stats as cs
 from entropic_bound.measures import heads as am
 from entropic_bound.measures import spectra
-from entropic_bound.models.lm import LMConfig, build
+from entropic_bound.models.lm import LMShape, build
 from entropic_bound.reporting.tables import separated, table6
+from entropic_bound.training.lm import TrainConfig
 
-LM_DEFAULTS = {**schema_defaults("e6", "model"), **schema_defaults("e6", "train")}
+SHAPE = schema_defaults("e6", "model")
+TRAIN = schema_defaults("e6", "train")
 
 T = 6
 
@@ -178,8 +180,8 @@ def test_table6_statistics_on_constructed_cells():
 
 
 def test_char_transformer_is_causal_and_exposes_its_heads():
-    cfg = LMConfig(**{**LM_DEFAULTS, "context": 8, "heads": 2, "layers": 2})
-    model = build(vocab=11, d_model=8, cfg=cfg, seed=0)
+    shape = LMShape(**{**SHAPE, "context": 8, "heads": 2, "layers": 2})
+    model = build(vocab=11, d_model=8, shape=shape, seed=0)
     x = torch.randint(0, 11, (3, 8))
     probe: list = []
     logits = model(x, probe)
@@ -210,17 +212,18 @@ def tiny_corpus(tmp_path):
     return tmp_path
 
 
-TINY = {"context": 16, "max_steps": 30, "batch": 8, "log_every": 10, "eval_every": 10,
-        "select_windows": 8, "eval_windows": 8}
+TINY_SHAPE = LMShape(**{**SHAPE, "context": 16})
+TINY = {"max_steps": 30, "batch": 8, "log_every": 10, "eval_every": 10, "select_windows": 8,
+        "eval_windows": 8, "precision": "fp32"}
 
 
 def _train(path, tag: str, **overrides):
     from entropic_bound.training.lm import train_lm
 
-    cfg = LMConfig(**{**LM_DEFAULTS, **TINY, **overrides})
+    cfg = TrainConfig(**{**TRAIN, **TINY, **overrides})
     return train_lm(str(path / "tok.npz"), str(path / "meta.json"), str(path / f"{tag}.npz"),
                     str(path / f"{tag}.parquet"), str(path / f"{tag}.traj.parquet"),
-                    corpus="tiny", d_model=16, seed=3, cfg=cfg,
+                    corpus="tiny", d_model=16, seed=3, shape=TINY_SHAPE, cfg=cfg,
                     checkpoints_out=str(path / f"{tag}.ckpt.npz"))
 
 
@@ -232,7 +235,6 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     assert a["val_loss"].iloc[0] < math.log(a["vocab_size"].iloc[0])  # better than uniform
     assert a["stop_reason"].iloc[0] == "max_steps" and a["stop_step"].iloc[0] == 30
     assert list(a["select_step"].iloc[0]) == [0, 10, 20, 30]
-    cfg = LMConfig(**{**LM_DEFAULTS, **TINY})
     m = measure_lm(str(tiny_corpus / "a.parquet"), str(tiny_corpus / "a.traj.parquet"),
                    str(tiny_corpus / "m.parquet"), corpus="tiny", d_model=16, seed=3)
     traj = pd.read_parquet(tiny_corpus / "a.traj.parquet")
@@ -245,24 +247,20 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     assert final["val_loss"].iloc[0] == pytest.approx(a["val_loss"].iloc[0], abs=1e-6)
     # measured along training (in memory) = measured from the checkpoint file afterwards
     from entropic_bound.data.tokens import load_tokens
+    from entropic_bound.data.windows import fixed_windows, split_validation
     from entropic_bound.measures.heads import model_measures
-    from entropic_bound.models.lm import (
-        checkpoint_prefix,
-        fixed_windows,
-        load_model,
-        split_validation,
-    )
+    from entropic_bound.models.checkpoints import checkpoint_prefix, load_model
 
     arrays, info = load_tokens(str(tiny_corpus / "tok.npz"), str(tiny_corpus / "meta.json"))
-    x, y = fixed_windows(split_validation(arrays["val"])[1], cfg, cfg.eval_windows)
-    at10 = load_model(str(tiny_corpus / "a.ckpt.npz"), info["vocab_size"], 16, cfg,
+    x, y = fixed_windows(split_validation(arrays["val"])[1], 16, TINY["eval_windows"])
+    at10 = load_model(str(tiny_corpus / "a.ckpt.npz"), info["vocab_size"], 16, TINY_SHAPE,
                       checkpoint_prefix(10))
     loss, rows = model_measures(at10, x, y)
     along = traj[(traj["step"] == 10) & ~traj["final"]].reset_index(drop=True)
     assert along["val_loss"].iloc[0] == loss
     assert np.array_equal(along["whitened_reff"], [r["whitened_reff"] for r in rows])
     # the step-0 checkpoint is the seed's initialisation
-    wq, wk = build(a["vocab_size"].iloc[0], 16, cfg, 3).blocks[0].head_factors(0)
+    wq, wk = build(a["vocab_size"].iloc[0], 16, TINY_SHAPE, 3).blocks[0].head_factors(0)
     assert m["static_reff_init"].iloc[0] == pytest.approx(spectra.reff(wq @ wk.T), rel=1e-10)
     assert ((m["participation"] >= 1) & (m["participation"] <= (16 + 1) / 2 + 1e-9)).all()
 
@@ -275,7 +273,7 @@ def test_lm_divergence_names_the_cell_and_the_key(tiny_corpus):
 
 
 def test_early_stopping_waits_for_an_improvement_of_min_delta():
-    from entropic_bound.training.lm import EarlyStopping
+    from entropic_bound.training.stopping import EarlyStopping
 
     rule = EarlyStopping(patience=2, min_delta=0.01)
     fired = []
@@ -291,7 +289,7 @@ def test_early_stopping_waits_for_an_improvement_of_min_delta():
 
 
 def test_lm_training_stops_by_patience_and_keeps_the_best_weights(tiny_corpus):
-    from entropic_bound.models.lm import checkpoint_prefix
+    from entropic_bound.models.checkpoints import checkpoint_prefix
     from entropic_bound.plumbing.atomic import open_npz
 
     # no improvement can reach min_delta = 10 nats: the first validation after step 0 stops it
@@ -304,7 +302,11 @@ def test_lm_training_stops_by_patience_and_keeps_the_best_weights(tiny_corpus):
         assert all(np.array_equal(w[k], c[checkpoint_prefix(best) + k]) for k in w.files)
 
 
-def test_bf16_training_runs_and_is_deterministic(tiny_corpus):
+def test_bf16_training_runs_and_is_deterministic(tiny_corpus, monkeypatch):
+    from entropic_bound.training import precision
+
+    # the tiny model trains in seconds even where bf16 is emulated: this checks determinism
+    monkeypatch.setattr(precision, "SLOW_BF16_RATIO", math.inf)
     a = _train(tiny_corpus, "h", precision="bf16")
     b = _train(tiny_corpus, "i", precision="bf16")
     fp32 = _train(tiny_corpus, "f", precision="fp32")
@@ -314,4 +316,28 @@ def test_bf16_training_runs_and_is_deterministic(tiny_corpus):
 
 def test_an_unknown_precision_names_the_choices():
     with pytest.raises(ValueError, match="precision 'fp16' is not one of fp32, bf16"):
-        LMConfig(**{**LM_DEFAULTS, "precision": "fp16"})
+        TrainConfig(**{**TRAIN, "precision": "fp16"})
+
+
+def test_bf16_without_a_fast_path_is_refused_in_one_line_naming_the_setting(
+        tiny_corpus, monkeypatch, caplog):
+    """On an AVX2 CPU bf16 autocast is emulated: an E6 step at d_model 256 took 7,419 ms
+    against 310 ms in fp32, with no word of why."""
+    from entropic_bound.training import precision
+
+    monkeypatch.setattr(precision, "bf16_over_fp32", lambda: 80.0)  # the emulated path
+    with pytest.raises(precision.SlowPrecision, match=r"e6\.train\.precision is bf16, but this "
+                                                      r"CPU .* 80x slower .*fp32"):
+        _train(tiny_corpus, "slow", precision="bf16")
+    assert not (tiny_corpus / "slow.npz").exists()
+    precision.check_precision("bf16", "cuda")  # a GPU is not probed
+    precision.check_precision("fp32", "cpu")  # nor is fp32
+    monkeypatch.setattr(precision, "bf16_over_fp32", lambda: 0.5)  # a native path
+    precision.check_precision("bf16", "cpu")
+
+
+def test_the_bf16_probe_reads_a_ratio_of_real_products():
+    from entropic_bound.training.precision import bf16_over_fp32
+
+    ratio = bf16_over_fp32(n=64, rounds=1)
+    assert 0.01 < ratio < 1000  # what it is depends on the CPU; the refusal test fixes both

@@ -114,10 +114,11 @@ def test_an_e6_cell_inspected_on_its_held_out_windows_gives_the_workflows_measur
     import json
 
     from entropic_bound.data.tokens import decode, load_tokens, tokenize_corpus
+    from entropic_bound.data.windows import split_validation
     from entropic_bound.measures.lm import measure_lm
-    from entropic_bound.models.lm import LMConfig, split_validation
+    from entropic_bound.models.lm import LMShape
     from entropic_bound.plumbing.settings import schema_defaults
-    from entropic_bound.training.lm import train_lm
+    from entropic_bound.training.lm import TrainConfig, train_lm
 
     body = TEXT * 3
     (tmp_path / "t.txt").write_text(body)
@@ -126,11 +127,12 @@ def test_an_e6_cell_inspected_on_its_held_out_windows_gives_the_workflows_measur
     tok, meta = str(tmp_path / "tok.npz"), str(tmp_path / "meta.json")
     tokenize_corpus(str(tmp_path / "t.txt"), str(tmp_path / "prov.json"), tok, meta,
                     max_chars=20_000, val_fraction=0.2)
-    cfg = LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
-                      "context": 16, "max_steps": 20, "batch": 4, "eval_every": 10,
-                      "select_windows": 4, "eval_windows": 6})
+    shape = LMShape(**{**schema_defaults("e6", "model"), "context": 16})
+    cfg = TrainConfig(**{**schema_defaults("e6", "train"), "max_steps": 20, "batch": 4,
+                         "eval_every": 10, "select_windows": 4, "eval_windows": 6,
+                         "precision": "fp32"})
     cell = tmp_path / "cell"
-    kw = {"corpus": "tiny", "d_model": 16, "seed": 0, "cfg": cfg}
+    kw = {"corpus": "tiny", "d_model": 16, "seed": 0, "shape": shape, "cfg": cfg}
     train_lm(tok, meta, f"{cell}.npz", f"{cell}.metrics.parquet", str(tmp_path / "traj.parquet"),
              checkpoints_out=f"{cell}.checkpoints.npz", **kw)
     measured = measure_lm(f"{cell}.metrics.parquet", str(tmp_path / "traj.parquet"),

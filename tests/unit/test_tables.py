@@ -61,3 +61,32 @@ def test_the_seed_cv_interval_covers_its_value_and_narrows_with_more_seeds():
     assert hi200 - lo200 < hi - lo and lo200 < 0.01 < hi200  # true CV 0.03 / 3
     assert bootstrap_cv_interval(five) == (lo, hi)  # deterministic
     assert all(np.isnan(bootstrap_cv_interval([3.0])))
+
+
+def test_the_verdicts_read_their_thresholds_from_the_one_home(monkeypatch):
+    """claims.criteria is the one home of the E3/E5 thresholds: the tables' verdicts, the
+    claims' rule texts and the report's prose follow an edit of it."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    from entropic_bound.claims import criteria, grid
+
+    sweep = {1: 400.0, 2: 0.02, 3: 0.002, 4: 0.001}  # r = 2: 0.016 floor, not < 0.01 floor
+    assert not bool(grid_summary(cells(sweep, set())).iloc[0]["achievability"])
+    monkeypatch.setattr(criteria, "ACHIEVABILITY_FRACTION", 0.02)
+    assert bool(grid_summary(cells(sweep, set())).iloc[0]["achievability"])
+    monkeypatch.setattr(criteria, "DEFICIENCY_FRACTION", 400.0 / FLOOR)  # 400 is not above
+    assert not bool(grid_summary(cells(sweep, set())).iloc[0]["deficiency"])
+    rules = {c.id: c.rule for c in importlib.reload(grid).CLAIMS}
+    assert "< 0.02 floor" in rules["E3.achievability.linear_qk"]
+    assert f"> {400.0 / FLOOR:g} floor" in rules["E3.deficiency.softmax_qk"]
+    monkeypatch.undo()
+    importlib.reload(grid)
+    # and no module restates them: the threshold values appear in criteria.py alone
+    src = Path(criteria.__file__).parents[1]
+    restated = re.compile(r"(0\.1|0\.01)\s*[·*]?\s*\*?\s*floor|<= ?5 ?%|0\.05 \* \w*energy")
+    hits = [f"{p.relative_to(src)}:{m.group(0)}" for p in (*src.glob("claims/*.py"),
+                                                           *src.glob("reporting/*.py"))
+            if p.name != "criteria.py" for m in restated.finditer(p.read_text())]
+    assert hits == []

@@ -82,6 +82,28 @@ def test_ctrl_c_stops_a_run_within_seconds(run_copy):
     assert time.time() - sent < 30 and proc.returncode != 0
 
 
+def test_unlock_beside_a_live_run_cannot_start_a_second_run(run_copy):
+    """`--unlock` beside a live run let a second run start: it retrained cells under the first
+    and rendered a report from partly retrained cells with no stale banner. Now the second run
+    stops with one line (the kernel holds the first run's liveness lock, which `--unlock`
+    does not touch), and the first finishes as if alone."""
+    first = subprocess.Popen([sys.executable, "-m", "snakemake", *QUICK, "--forcerun",
+                              "train_grid_cells", *EMPTY_STORE], cwd=run_copy,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(15)
+    assert first.poll() is None, "the forced run finished before a second could start"
+    snakemake(run_copy, "--unlock", *QUICK)
+    second = snakemake(run_copy, *QUICK, check=False)
+    assert second.returncode != 0
+    assert "another run is alive in this directory (pid" in second.stderr, second.stderr
+    assert "--unlock` removes Snakemake's lock files" in second.stderr
+    _, err = first.communicate(timeout=900)
+    assert first.returncode == 0, err[-2000:]
+    report = (run_copy / "report/out/report.md").read_text()
+    assert "STALE" not in report
+    assert "Nothing to be done" in snakemake(run_copy, *QUICK, *EMPTY_STORE).stdout
+
+
 @pytest.mark.parametrize("override,named", [
     ('e6={"corpora": {"../evil": [{"type": "stdlib", "members": ["*.py"]}], '
      '"ok": [{"type": "stdlib", "members": ["*.py"]}]}}', "does not match"),

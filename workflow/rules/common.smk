@@ -214,16 +214,17 @@ def record(rule, wildcard_path):
     return f"results/benchmarks/{rule}/{wildcard_path}.json"
 
 
-def lm_params(wc, device=None):
+def lm_params(wc, device):
+    """One E6 cell's settings, by the schema's sections: the architecture (`e6.model`), the
+    training (`e6.train`) and the device it trains on."""
     c = config["e6"]
-    extra = {"device": device} if device else {}
     return as_json(
         {
-            **c["model"],
-            **c["train"],
+            "model": c["model"],
+            "train": c["train"],
             "corpus": wc.corpus,
             "d_model": int(wc.d_model),
             "seed": int(wc.seed),
-            **extra,
+            "device": device,
         }
     )

@@ -3,7 +3,7 @@
 Trains (corpus, d_model, seed, precision) cells with the workflow's own trainer and measures
 (:func:`entropic_bound.training.lm.train_lm`, :func:`entropic_bound.measures.lm.measure_lm`)
 at a long budget with early stopping switched off, so each cell's whole validation curve is
-seen, then replays the stopping rule (:class:`entropic_bound.training.lm.EarlyStopping`) on
+seen, then replays the stopping rule (:class:`entropic_bound.training.stopping.EarlyStopping`) on
 those curves for candidate patiences. Tokens come from a finished workflow's
 ``results/corpora/<corpus>/``. Cells run in parallel processes of one thread each.
 
@@ -21,19 +21,22 @@ from pathlib import Path
 
 import pandas as pd
 
-from entropic_bound.models.lm import LMConfig
+from entropic_bound.models.lm import LMShape
 from entropic_bound.plumbing.atomic import read_parquet, write_parquet
 from entropic_bound.plumbing.settings import schema_defaults
-from entropic_bound.training.lm import EarlyStopping
+from entropic_bound.training.lm import TrainConfig
+from entropic_bound.training.stopping import EarlyStopping
 
 NO_STOP = 10**9  # a patience no run reaches: the pilot sees every curve to max_steps
 
 
-def pilot_config(max_steps: int, precision: str, patience: int = NO_STOP) -> LMConfig:
-    """The schema's E6 model and training settings with the pilot's budget and precision
-    (and, to try the stopping rule itself, a patience)."""
-    return LMConfig(**{**schema_defaults("e6", "model"), **schema_defaults("e6", "train"),
-                       "max_steps": max_steps, "patience": patience, "precision": precision})
+def pilot_config(max_steps: int, precision: str,
+                 patience: int = NO_STOP) -> dict[str, LMShape | TrainConfig]:
+    """train_lm's ``shape`` and ``cfg``: the schema's E6 model and training settings with the
+    pilot's budget and precision (and, to try the stopping rule itself, a patience)."""
+    return {"shape": LMShape(**schema_defaults("e6", "model")),
+            "cfg": TrainConfig(**{**schema_defaults("e6", "train"), "max_steps": max_steps,
+                                  "patience": patience, "precision": precision})}
 
 
 def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, precision: str,
@@ -45,12 +48,12 @@ def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, preci
     from entropic_bound.training.lm import train_lm
 
     torch.set_num_threads(1)
-    cfg = pilot_config(max_steps, precision, patience)
     cell = Path(out) / f"{corpus}_d{d_model}_s{seed}_{precision}"
     cell.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(filename=cell / "log.txt", level=logging.INFO, force=True)
     tokens, meta = f"{corpora}/{corpus}/tokens.npz", f"{corpora}/{corpus}/meta.json"
-    kw = {"corpus": corpus, "d_model": d_model, "seed": seed, "cfg": cfg}
+    kw = {"corpus": corpus, "d_model": d_model, "seed": seed,
+          **pilot_config(max_steps, precision, patience)}
     train_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "metrics.parquet"),
              str(cell / "trajectory.parquet"), **kw)
     measure_lm(str(cell / "metrics.parquet"), str(cell / "trajectory.parquet"),

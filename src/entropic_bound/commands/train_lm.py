@@ -17,20 +17,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the kept weights as written (measures are taken in float32 first)")
 
 
-def lm_args(params: dict) -> tuple[dict, Any]:
-    """(the cell: corpus, d_model, seed; its LMConfig) from one ``--params`` object."""
-    from entropic_bound.models.lm import LMConfig
+def lm_args(params: dict) -> dict[str, Any]:
+    """train_lm's keywords from one ``--params`` object: the cell (corpus, d_model, seed), its
+    architecture (``model``, config ``e6.model``) and its training (``train``, ``e6.train``)."""
+    from entropic_bound.models.lm import LMShape
+    from entropic_bound.training.lm import TrainConfig
 
-    params = dict(params)
-    cell = {k: params.pop(k) for k in ("corpus", "d_model", "seed")}
-    return cell, LMConfig(**params)
+    return {**{k: params[k] for k in ("corpus", "d_model", "seed")},
+            "shape": LMShape(**params["model"]), "cfg": TrainConfig(**params["train"])}
 
 
 def run(a: argparse.Namespace) -> None:
-    from entropic_bound.training.lm import train_lm
+    import logging
+    import sys
 
-    params = dict(a.params)
-    on = resolve_device(params.pop("device"))
-    cell, cfg = lm_args(params)
-    train_lm(a.tokens, a.meta, a.weights, a.metrics, a.trajectory, cfg=cfg, device=on,
-             checkpoints_out=a.checkpoints, weights_dtype=a.weights_dtype, **cell)
+    from entropic_bound.training.lm import train_lm
+    from entropic_bound.training.precision import SlowPrecision
+
+    try:
+        train_lm(a.tokens, a.meta, a.weights, a.metrics, a.trajectory,
+                 device=resolve_device(a.params["device"]), checkpoints_out=a.checkpoints,
+                 weights_dtype=a.weights_dtype, **lm_args(a.params))
+    except SlowPrecision as err:  # one line naming the setting and the choices
+        logging.getLogger("entropic_bound").error("%s", err)
+        sys.exit(2)

@@ -24,7 +24,8 @@ import numpy as np
 import torch
 
 from entropic_bound.measures import spectra
-from entropic_bound.models.lm import CharTransformer, cross_entropy
+from entropic_bound.models.evaluation import cross_entropy
+from entropic_bound.models.lm import CharTransformer
 
 
 def participation(attn: np.ndarray) -> float:

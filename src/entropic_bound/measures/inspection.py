@@ -8,7 +8,7 @@ and the corpus vocabulary of its ``meta.json``) or a local Hugging Face decoder 
 Both go through :func:`entropic_bound.measures.heads.layer_rows`, the function the workflow's
 measures use, so an E6 cell inspected on its own held-out windows gives the workflow's
 numbers. The text is cut into ``windows`` evenly spaced windows of ``context`` tokens
-(:func:`entropic_bound.models.lm.eval_starts`), as the workflow cuts its validation split.
+(:func:`entropic_bound.data.windows.eval_starts`), as the workflow cuts its validation split.
 """
 
 from __future__ import annotations
@@ -21,16 +21,11 @@ import numpy as np
 import pandas as pd
 import torch
 
+from entropic_bound.data.windows import eval_starts, windows
 from entropic_bound.measures.heads import MEASURES, layer_rows, model_measures
-from entropic_bound.models.lm import (
-    LMConfig,
-    checkpoint_prefix,
-    checkpoint_steps_in,
-    cross_entropy,
-    eval_starts,
-    load_model,
-    windows,
-)
+from entropic_bound.models.checkpoints import checkpoint_prefix, checkpoint_steps_in, load_model
+from entropic_bound.models.evaluation import cross_entropy
+from entropic_bound.models.lm import LMShape
 from entropic_bound.plumbing.atomic import CorruptCacheError
 
 COLUMNS = ["layer", "head", *MEASURES, "ffn_stable_rank"]
@@ -62,15 +57,14 @@ def text_windows(ids: np.ndarray, context: int, count: int,
     return windows(ids, eval_starts(len(ids), context, count), context)
 
 
-def _cell_config(weights: Path) -> tuple[dict, LMConfig]:
+def _cell_config(weights: Path) -> tuple[dict, LMShape]:
     stem = weights.name.removesuffix(".npz").removesuffix(".checkpoints")
     metrics = weights.with_name(stem + ".metrics.parquet")
     if not metrics.is_file():
         raise BadInspection(f"{weights}: no {metrics.name} beside it; an E6 cell's weights "
                             "are read with the settings its training recorded")
     record = pd.read_parquet(metrics).iloc[0]
-    names = {f.name for f in fields(LMConfig)}
-    return record.to_dict(), LMConfig(**{k: record[k] for k in names if k in record})
+    return record.to_dict(), LMShape(**{f.name: int(record[f.name]) for f in fields(LMShape)})
 
 
 def inspect_cell(weights: Path, text: str, source: str, *, count: int,

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
 from entropic_bound.claims.fixed import paper_v_energy_percentile
 from entropic_bound.claims.registry import load_tables
@@ -99,12 +100,11 @@ def section_table3(t: Tables) -> Section:
         "Verdicts per (teacher, r*) use the converged excess (mean over the last 10% of steps, "
         "protocol §3b; the final-iterate maximum and the count of spiked students stand beside it; "
         "students that never reached a plateau are unsettled, counted in n_unsettled): "
-        "deficiency = seed-mean excess(r) > 0.1·floor for every r < r* (n/a at r* = 1; blank "
-        "where a student below r* is unsettled); "
-        "achievability = |seed-mean excess(r)| < 0.01·floor for every swept r ≥ r* whose "
-        "students settled (unsettled r are skipped and counted in n_unsettled_r_at_or_above; "
-        "blank only where none is left); "
-        "recovery = round(Reff(K̂)) = r* and |R̃eff(K̂) − R̃eff(K*)| ≤ 5 %. "
+        f"deficiency = {criteria.deficiency_rule('·')} (n/a at r* = 1; blank where a student "
+        "below r* is unsettled); "
+        f"achievability = {criteria.achievability_rule('·')} (unsettled r are skipped and "
+        "counted in n_unsettled_r_at_or_above; blank only where none is left); "
+        f"recovery = {criteria.recovery_rule()}. "
         "The paper's table cells were lost in conversion; the published numbers that survive "
         "in its text stand beside ours.",
         [("Summary", fmt(view)),
@@ -322,9 +322,8 @@ def section_trajectory(t: Tables) -> Section:
         "Each cell trains with periodic validation on the first half of the validation split "
         "and early stopping (e6.train: max_steps, eval_every, patience, min_delta); the "
         "weights of the lowest validation loss are kept and measured on the second half. "
-        "protocol §E6's training criterion: a cell is trained when early stopping ended it before "
-        "max_steps (converged) and its validation loss lies at least e6.h1_margin below the "
-        "corpus's bigram entropy H1 (below_h1); App. B's claims on trained models are not "
+        f"The training criterion (protocol §E6): {criteria.training_criterion_rule()}; App. B's "
+        "claims on trained models are not "
         "comparable unless every cell is. The measures are also taken at checkpoints along "
         "training (step 0 and eval_every * 2^k), so each measure is seen against the "
         "validation loss inside each cell: App. B's diagnosis (ii), that the measured rank "

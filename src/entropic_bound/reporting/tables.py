@@ -22,12 +22,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from entropic_bound.claims import criteria
 from entropic_bound.plumbing.atomic import read_parquet
-
-# Verdict thresholds of protocol §E3, as fractions of the noise floor sigma^2 T d.
-DEFICIENCY_FRACTION = 0.1
-ACHIEVABILITY_FRACTION = 0.01
-ENERGY_TOLERANCE = 0.05
 
 
 def seed_cv(values: Iterable[float]) -> float:
@@ -84,17 +80,19 @@ def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
 def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     """Per (teacher, spectrum, r*): deficiency, achievability and recovery verdicts (protocol §E3).
 
-    deficiency:    seed-mean converged excess(r) > 0.1 * floor for every r < r*; <NA> at r* = 1
-                   (no r < r*: not a pass)
-    achievability: |seed-mean converged excess(r)| < 0.01 * floor for every swept r >= r*
-                   whose students all settled (protocol §E3): an r with an unsettled student (never
-                   reached a plateau, ``entropic_bound.training.loop.convergence_columns``) is
-                   skipped and counted (``n_unsettled_r_at_or_above``), and never hides a
-                   settled r that fails; <NA> only where no settled r >= r* is left.
+    The thresholds are :mod:`entropic_bound.claims.criteria`'s.
+    deficiency:    seed-mean converged excess(r) > DEFICIENCY_FRACTION * floor for every r < r*;
+                   <NA> at r* = 1 (no r < r*: not a pass)
+    achievability: |seed-mean converged excess(r)| < ACHIEVABILITY_FRACTION * floor for every
+                   swept r >= r* whose students all settled (protocol §E3): an r with an
+                   unsettled student (never reached a plateau,
+                   ``entropic_bound.training.loop.convergence_columns``) is skipped and counted
+                   (``n_unsettled_r_at_or_above``), and never hides a settled r that fails;
+                   <NA> only where no settled r >= r* is left.
     deficiency is <NA> when any student below r* is unsettled: an unsettled student's excess
     is too high, so a pass built on it could be false.
     recovery:      round(mean Reff(K_hat)) = r* (eq. 1), and the energy check
-                   |R~eff(K_hat) - R~eff(K*)| <= 0.05 R~eff(K*) (eq. 2)
+                   |R~eff(K_hat) - R~eff(K*)| <= ENERGY_TOLERANCE R~eff(K*) (eq. 2)
     cv_seed:       CV over seeds of the recovery student's Reff(K_hat), with its 95 % bootstrap
                    interval over seeds (cv_seed_ci_lo/hi) and the energy rank's (cv_seed_energy)
     """
@@ -128,11 +126,10 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "max_abs_excess_final_at_or_above": float(above["excess_final_mean"].abs().max()),
             "n_spiked": int(s["n_spiked"].sum()),
             "n_unsettled": int(s["n_unsettled"].sum()),
-            "deficiency": (bool((below["excess_mean"] > DEFICIENCY_FRACTION * floor).all())
+            "deficiency": (criteria.deficient(below["excess_mean"], floor)
                            if len(below) and not below["n_unsettled"].any() else pd.NA),
             "n_unsettled_r_at_or_above": int((above["n_unsettled"] > 0).sum()),
-            "achievability": (bool((settled["excess_mean"].abs()
-                                    < ACHIEVABILITY_FRACTION * floor).all())
+            "achievability": (criteria.achievable(settled["excess_mean"], floor)
                               if len(settled) else pd.NA),
             "recovery_reff": reff_mean,
             "recovery_reff_energy": energy_mean,
@@ -140,8 +137,7 @@ def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
             "teacher_reff": float(rr["teacher_reff"].iloc[0]),
             "teacher_reff_energy": teacher_energy,
             "recovery_round": bool(round(reff_mean) == r_star),
-            "recovery_energy": bool(abs(energy_mean - teacher_energy)
-                                    <= ENERGY_TOLERANCE * teacher_energy),
+            "recovery_energy": criteria.energy_recovered(energy_mean, teacher_energy),
             "cv_seed": seed_cv(rr["reff"]),
             **dict(zip(("cv_seed_ci_lo", "cv_seed_ci_hi"), bootstrap_cv_interval(rr["reff"]))),
             "cv_seed_energy": seed_cv(rr["reff_energy"]),
@@ -337,19 +333,6 @@ def _cv(values: pd.Series) -> float:
     return float(values.std(ddof=1) / values.mean()) if len(values) > 1 else float("nan")
 
 
-def training_criterion(per_seed: pd.DataFrame, h1_margin: float) -> pd.DataFrame:
-    """Protocol §E6's training criterion per (corpus, d_model, seed) cell: trained when early
-    stopping ended it (``stop_reason`` "patience": the validation loss had stopped improving
-    before ``max_steps``) and its validation loss is at least ``h1_margin`` nats/char below the
-    corpus's bigram entropy H1 (``h1_bits`` * ln 2). Adds ``converged``, ``below_h1`` and
-    ``trained``."""
-    out = per_seed.copy()
-    out["converged"] = out["stop_reason"] == "patience"
-    out["below_h1"] = out["val_loss"] <= out["h1_bits"] * np.log(2.0) - h1_margin
-    out["trained"] = out["converged"] & out["below_h1"]
-    return out
-
-
 def initial_cells(trajectory: pd.DataFrame) -> pd.DataFrame:
     """Per (corpus, d_model): the seed-and-head means of every measure at initialisation
     (the step-0 checkpoint of each cell's trajectory)."""
@@ -369,7 +352,8 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataF
                (``static_drop``), the FFN stable rank and validation loss, cv_seed of the static
                Reff, the corpus's predicted_rank and h1_bits, the seed means of the stopping
                step and tokens seen, and how many seeds meet the training criterion
-               (:func:`training_criterion`; ``trained_seeds`` of ``seeds``);
+               (:func:`entropic_bound.claims.criteria.training_criterion`; ``trained_seeds`` of
+               ``seeds``);
     ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure
                and of the initial static Reff, and the layer's drop from it (``static_drop``);
     ``stats``  one row per statistic (stat, value, lo, hi, n): Pearson/Spearman of predicted vs
@@ -392,7 +376,7 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataF
     stops = measures.groupby(["corpus", "d_model", "seed"])["stop_reason"].first()
     per_seed = per_seed.merge(stops.reset_index(), on=["corpus", "d_model", "seed"]).merge(
         data_side[["corpus", "h1_bits"]], on="corpus", how="left")
-    per_seed = training_criterion(per_seed, h1_margin)
+    per_seed = criteria.training_criterion(per_seed, h1_margin)
     grouped = per_seed.groupby(["corpus", "d_model"])
     cells = grouped[[*HEAD_MEASURES, *CELL_EXTRAS, "stop_step", "tokens_seen"]].mean()
     cells["static_drop"] = 1.0 - cells["static_reff"] / cells["static_reff_init"]

@@ -3,12 +3,12 @@
 AdamW with linear warm-up and cosine decay to 10 % of ``lr`` over ``max_steps``, gradient
 clipping, random windows of the training split drawn from a numpy stream keyed by the seed.
 Every ``eval_every`` steps (and at step 0) the model is validated on fixed windows of the
-first half of the validation split (:func:`entropic_bound.models.lm.split_validation`);
+first half of the validation split (:func:`entropic_bound.data.windows.split_validation`);
 training stops once ``patience`` validations in a row have not improved on the reference
 loss by ``min_delta`` (the reference is the loss at the last such improvement), or at
 ``max_steps``. The weights of the lowest validation loss are kept, and the reported loss is
 theirs on the second half. A cell that reaches ``max_steps`` was still improving: it fails the
-training criterion of protocol §E6. At :meth:`LMConfig.checkpoint_steps` the weights are kept in
+training criterion of protocol §E6. At :meth:`TrainConfig.checkpoint_steps` the weights are kept in
 memory and, once training ends, measured on the held-out windows
 (:func:`entropic_bound.measures.heads.trajectory_rows`) with the kept weights as the last
 point, all in float32: the trajectory is written instead of the checkpoints, which are only
@@ -24,7 +24,7 @@ import logging
 import math
 import time
 from contextlib import nullcontext
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -32,26 +32,59 @@ import torch
 from torch import nn
 
 from entropic_bound.data.tokens import load_tokens
+from entropic_bound.data.windows import fixed_windows, split_validation, windows
 from entropic_bound.measures.heads import trajectory_rows
-from entropic_bound.models.lm import (
-    CharTransformer,
-    LMConfig,
-    build,
-    checkpoint_prefix,
-    fixed_windows,
-    split_validation,
-    validation_loss,
-    windows,
-)
+from entropic_bound.models.checkpoints import checkpoint_prefix
+from entropic_bound.models.evaluation import validation_loss
+from entropic_bound.models.lm import CharTransformer, LMShape, build
 from entropic_bound.plumbing.atomic import write_npz, write_parquet
 from entropic_bound.training.loop import TrainingDiverged
+from entropic_bound.training.precision import check_precision
+from entropic_bound.training.stopping import STOPPED_AT_MAX, STOPPED_BY_PATIENCE, EarlyStopping
 
 log = logging.getLogger(__name__)
 
-STOPPED_BY_PATIENCE, STOPPED_AT_MAX = "patience", "max_steps"
+@dataclass(frozen=True)
+class TrainConfig:
+    """The training settings (config section ``e6.train``; their defaults live in the schema
+    alone, so every field is required here)."""
+
+    max_steps: int
+    batch: int
+    lr: float
+    weight_decay: float
+    warmup: float  # fraction of max_steps with linear warm-up
+    grad_clip: float
+    log_every: int
+    eval_every: int  # steps between validations on the selection windows
+    patience: int  # validations without an improvement of min_delta before stopping
+    min_delta: float  # nats/char: the smallest improvement that resets the patience
+    select_windows: int
+    eval_windows: int
+    precision: str  # "bf16": bfloat16 autocast of the training forward pass; or "fp32"
+
+    def __post_init__(self) -> None:
+        if self.max_steps < 1 or self.batch < 1:
+            raise ValueError("TrainConfig: max_steps and batch must be >= 1")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"TrainConfig: precision {self.precision!r} is not one of "
+                             f"{', '.join(PRECISIONS)}")
+
+    def checkpoint_steps(self) -> list[int]:
+        """Steps whose weights are measured along training: the initialisation and every
+        validation step eval_every * 2^k up to max_steps (doubling, since the measures move
+        fastest early)."""
+        steps, k = [0], self.eval_every
+        while k <= self.max_steps:
+            steps.append(k)
+            k *= 2
+        return steps
 
 
-def lr_at(step: int, cfg: LMConfig) -> float:
+PRECISIONS = ("fp32", "bf16")
+
+
+def lr_at(step: int, cfg: TrainConfig) -> float:
     warm = max(1, int(cfg.warmup * cfg.max_steps))
     if step < warm:
         return cfg.lr * (step + 1) / warm
@@ -59,39 +92,14 @@ def lr_at(step: int, cfg: LMConfig) -> float:
     return cfg.lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * progress)))
 
 
-class EarlyStopping:
-    """The stopping rule: ``update(step, loss)`` after each validation; ``stop`` once
-    ``patience`` validations in a row did not go below reference - min_delta. ``best_step``
-    and ``best_loss`` track the plain minimum (the weights kept)."""
-
-    def __init__(self, patience: int, min_delta: float):
-        self.patience, self.min_delta = patience, min_delta
-        self.reference = self.best_loss = math.inf
-        self.best_step, self.waited = -1, 0
-
-    def update(self, step: int, loss: float) -> bool:
-        """Record one validation; True when it is the lowest so far."""
-        if loss < self.reference - self.min_delta:
-            self.reference, self.waited = loss, 0
-        else:
-            self.waited += 1
-        if loss < self.best_loss:
-            self.best_loss, self.best_step = loss, step
-            return True
-        return False
-
-    @property
-    def stop(self) -> bool:
-        return self.waited >= self.patience
-
-
 def _state(model: nn.Module) -> dict[str, torch.Tensor]:
     return {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
 
 
 def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, trajectory_out: str,
-             *, corpus: str, d_model: int, seed: int, cfg: LMConfig, device: str = "cpu",
-             checkpoints_out: str | None = None, weights_dtype: str = "float32") -> pd.DataFrame:
+             *, corpus: str, d_model: int, seed: int, shape: LMShape, cfg: TrainConfig,
+             device: str = "cpu", checkpoints_out: str | None = None,
+             weights_dtype: str = "float32") -> pd.DataFrame:
     """Train one (corpus, d_model, seed) cell on ``device`` until the stopping rule or
     ``max_steps``; write the best weights, the metrics (stopping step and reason, tokens seen,
     the validation curve on the selection windows, the training curve, and the best weights'
@@ -100,13 +108,14 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
     themselves only into ``checkpoints_out``, where given; the kept weights in
     ``weights_dtype``.
     The initialisation and the batches do not depend on the device."""
+    check_precision(cfg.precision, device)
     arrays, info = load_tokens(tokens, meta)
-    train = arrays["train"]
-    if len(train) <= cfg.context + 1:
+    train, context = arrays["train"], shape.context
+    if len(train) <= context + 1:
         raise ValueError(f"{tokens}: {len(train)} training tokens, fewer than context+1")
     selection, held_out = split_validation(arrays["val"])
-    sel_x, sel_y = (t.to(device) for t in fixed_windows(selection, cfg, cfg.select_windows))
-    model = build(info["vocab_size"], d_model, cfg, seed).to(device)
+    sel_x, sel_y = (t.to(device) for t in fixed_windows(selection, context, cfg.select_windows))
+    model = build(info["vocab_size"], d_model, shape, seed).to(device)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     rest = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
@@ -139,8 +148,7 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
     while step < cfg.max_steps:
         for group in opt.param_groups:
             group["lr"] = lr_at(step, cfg)
-        x, y = windows(train, rng.integers(0, len(train) - cfg.context - 1, cfg.batch),
-                       cfg.context)
+        x, y = windows(train, rng.integers(0, len(train) - context - 1, cfg.batch), context)
         x, y = x.to(device), y.to(device)
         with autocast:
             logits = model(x)
@@ -163,8 +171,8 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
                 break
     train_seconds = time.perf_counter() - start
     model.load_state_dict(best_state)
-    val = validation_loss(model, *(t.to(device) for t in fixed_windows(held_out, cfg,
-                                                                      cfg.eval_windows)))
+    eval_x, eval_y = fixed_windows(held_out, context, cfg.eval_windows)
+    val = validation_loss(model, eval_x.to(device), eval_y.to(device))
     log.info("%s: stopped at step %d (%s); best step %d; held-out validation %.4f nats/char; "
              "validation took %.1f%% of %.1fs", label, step, reason, stopping.best_step, val,
              100 * eval_seconds / train_seconds, train_seconds)
@@ -173,12 +181,11 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
         write_npz(checkpoints_out, **{checkpoint_prefix(s) + k: v.numpy()
                                       for s, state in checkpoints.items()
                                       for k, v in state.items()})
-    tokens_per_step = cfg.batch * cfg.context
-    eval_x, eval_y = fixed_windows(held_out, cfg, cfg.eval_windows)
+    tokens_per_step = cfg.batch * context
     fields = {"corpus": corpus, "d_model": d_model, "seed": seed, "stop_step": step,
               "stop_reason": reason}
     selected = dict(checks)
-    probe = CharTransformer(info["vocab_size"], d_model, cfg)  # on the CPU, in float32
+    probe = CharTransformer(info["vocab_size"], d_model, shape)  # on the CPU, in float32
     trajectory = []
     points = [(at, state, False) for at, state in sorted(checkpoints.items())]
     for at, state, final in [*points, (stopping.best_step, best_state, True)]:
@@ -194,7 +201,7 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
         "train_tokens": len(train), "train_loss": curve[-1][1] if curve else math.nan,
         "train_seconds": train_seconds, "eval_seconds": eval_seconds,
         "vocab_size": info["vocab_size"],
-        "params": sum(p.numel() for p in model.parameters()), **asdict(cfg),
+        "params": sum(p.numel() for p in model.parameters()), **asdict(shape), **asdict(cfg),
         "curve_step": [s for s, _ in curve], "curve_loss": [v for _, v in curve],
         "select_step": [s for s, _ in checks], "select_loss": [v for _, v in checks]}])
     write_parquet(metrics_out, frame)
