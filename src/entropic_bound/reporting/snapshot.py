@@ -274,10 +274,12 @@ def stale_reasons(stamp_path: str | Path, repo: str | Path = ".",
     if (require_current_config and stamp.get("config_sha256") != current
             and added_keys(stamp_path, repo, paper_config, schema) is None):
         changed = changed_settings(stamp_path, repo, paper_config, schema)
-        if changed is None or set(changed) - set(acknowledged):
-            undocumented = "" if changed is None else (
-                " (not documented: " + ", ".join(sorted(set(changed) - set(acknowledged)))
-                + ")")
+        # a documented key covers its own entries: `e6.corpora.linux` covers linux[0].type
+        unknown = None if changed is None else sorted(
+            key for key in changed
+            if not any(key == a or key.startswith((a + ".", a + "[")) for a in acknowledged))
+        if unknown is None or unknown:
+            undocumented = "" if unknown is None else f" (not documented: {', '.join(unknown)})"
             reasons.append(f"config hash {stamp.get('config_sha256')} != the current "
                            f"{paper_config}'s {current}: the settings changed since"
                            + undocumented)
