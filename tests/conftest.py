@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
-                  "report/templates", "requirements.lock"]
+                  "report/templates", "requirements.lock", "corpora.lock.json"]
 QUICK = ["--workflow-profile", "quick"]
 # An empty store: the jobs that a test needs to read a file it planted run instead of being
 # fetched from the quick run's store (which holds every training, measure and estimator job).

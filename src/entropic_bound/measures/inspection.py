@@ -29,7 +29,8 @@ from entropic_bound.models.lm import LMShape
 from entropic_bound.plumbing.atomic import CorruptCacheError
 
 COLUMNS = ["layer", "head", *MEASURES, "ffn_stable_rank"]
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "tokenizer.model")
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt",
+                   "tokenizer.model")
 
 
 class BadInspection(ValueError):
@@ -120,13 +121,19 @@ def inspect_cell(weights: Path, text: str, source: str, *, count: int,
 
 def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int | None,
                byte_tokens: bool) -> tuple[float, list[dict]]:
-    """(loss, rows) of a local Hugging Face decoder."""
+    """(loss, rows) of a local Hugging Face decoder or encoder (an encoder's loss is NaN: it
+    has no next-token loss; its windows are [CLS] text [SEP], :mod:`entropic_bound.models.hf`).
+    """
     from entropic_bound.models import hf
 
     try:
         model = hf.load(path)
     except hf.UnsupportedModel as err:
         raise BadInspection(str(err)) from err
+    encoder = hf.is_encoder(model.config)
+    if byte_tokens and encoder:
+        raise BadInspection(f"{path}: --byte-tokens reads decoders only; an encoder reads its "
+                            "own tokenizer's ids, with its [CLS] and [SEP]")
     if byte_tokens:
         ids = np.frombuffer(text.encode("utf-8"), dtype=np.uint8).astype(np.int64)
         if model.config.vocab_size < 256:
@@ -137,22 +144,32 @@ def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int |
 
         if not any((path / name).is_file() for name in TOKENIZER_FILES):
             raise BadInspection(f"{path}: no tokenizer in the directory (none of "
-                                f"{', '.join(TOKENIZER_FILES)}); pass --byte-tokens to read the "
-                                "text's UTF-8 bytes as token ids")
+                                f"{', '.join(TOKENIZER_FILES)})"
+                                + ("" if encoder else "; pass --byte-tokens to read the "
+                                   "text's UTF-8 bytes as token ids"))
         tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
-        ids = np.asarray(tok(text)["input_ids"], dtype=np.int64)
+        ids = np.asarray(tok(text, add_special_tokens=not encoder, verbose=False)["input_ids"],
+                         dtype=np.int64)
     limit = getattr(model.config, "n_positions", None) or model.config.max_position_embeddings
-    context = context or min(256, limit)
+    context = context or min(128 if encoder else 256, limit)
     if context > limit:
         raise BadInspection(f"--context {context} is longer than the model's {limit} positions")
-    x, y = text_windows(ids, context, count, source)
+    if encoder:
+        if context < 3:
+            raise BadInspection(f"--context {context}: an encoder's window holds [CLS], at "
+                                "least one text token and [SEP]")
+        x, _ = text_windows(ids, context - 2, count, source)
+        x = torch.cat([torch.full((len(x), 1), tok.cls_token_id), x,
+                       torch.full((len(x), 1), tok.sep_token_id)], dim=1)
+    else:
+        x, y = text_windows(ids, context, count, source)
     logits, seen = hf.probe(model, x)
     rows = []
     for layer, (block, probe) in enumerate(zip(hf.blocks(model), seen)):
         factors, ffn_in = hf.layer_parts(model, block)
         rows += [{"layer": layer, **row}
                  for row in layer_rows(factors, probe["attn"], probe["input"], ffn_in)]
-    return cross_entropy(logits, y), rows
+    return (float("nan") if encoder else cross_entropy(logits, y)), rows
 
 
 def inspect_model(model: str | Path, text_path: str | Path, *, count: int = 32,
