@@ -80,6 +80,7 @@ def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
     assert (out / "report.html").read_text() == "report.html" and (out / "table4.png").exists()
     assert stamp["commit"] == git(run, "rev-parse", "HEAD") and stamp["dirty"] is False
     assert stamp["paper_config"] is True and stamp["config_sha256"] == config_hash(cfg)
+    assert stamp["e6_precision"] == cfg["e6"]["train"]["precision"] == "bf16"
     assert stamp["job_seconds"] == {"e3": 120, "total": 120} and stamp["jobs_benchmarked"] == 1
     assert stamp["wall_seconds"] >= 120  # from the first job's start to the newest output
     assert stamp["invocations"] == 1 and 0 < stamp["running_seconds"] <= stamp["wall_seconds"]

@@ -101,7 +101,8 @@ def test_unlock_beside_a_live_run_cannot_start_a_second_run(run_copy):
     assert first.returncode == 0, err[-2000:]
     report = (run_copy / "report/out/report.md").read_text()
     assert "STALE" not in report
-    assert "Nothing to be done" in snakemake(run_copy, *QUICK, *EMPTY_STORE).stdout
+    after = snakemake(run_copy, *QUICK, *EMPTY_STORE)
+    assert "Nothing to be done" in after.stdout + after.stderr
 
 
 @pytest.mark.parametrize("override,named", [

@@ -170,6 +170,8 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
         "dirty": dirty,
         "config_sha256": ours,
         "paper_config": ours == config_hash(effective_config(paper_config, schema)),
+        # the arithmetic of E6's training, decided once for every cell of a run
+        "e6_precision": run_config.get("e6", {}).get("train", {}).get("precision"),
         "started": start.isoformat(timespec="seconds"),
         "finished": end.isoformat(timespec="seconds"),
         "wall_seconds": round((end - start).total_seconds()),
