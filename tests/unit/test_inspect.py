@@ -164,9 +164,10 @@ def test_bad_models_get_one_line(tmp_path, text, setup, message):
 
 
 def test_an_unsupported_architecture_names_the_supported_ones(tmp_path, text):
-    transformers.BertConfig(vocab_size=300, hidden_size=32, num_hidden_layers=1,
-                            num_attention_heads=4, intermediate_size=64).save_pretrained(tmp_path)
-    with pytest.raises(BadInspection, match="unsupported architecture 'bert'.*gpt2, llama"):
+    transformers.DistilBertConfig(vocab_size=300, dim=32, n_layers=1, n_heads=4,
+                                  hidden_dim=64).save_pretrained(tmp_path)
+    with pytest.raises(BadInspection, match="unsupported architecture 'distilbert'.*gpt2, "
+                                            "llama.*bert, roberta"):
         inspect_model(tmp_path, text)
 
 
