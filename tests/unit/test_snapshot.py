@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from entropic_bound.plumbing import store_dag
 from entropic_bound.plumbing.atomic import write_parquet
 from entropic_bound.plumbing.settings import effective_config
 from entropic_bound.reporting.costs import LOG_STAMP
@@ -93,6 +94,33 @@ def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
     assert stamp["machine"]["cpu"] == (models[0] if models else stamp["machine"]["cpu"])
     assert json.loads((out / "stamp.json").read_text()) == stamp
     assert stale_reasons(out / "stamp.json", run) == []
+    assert stamp["stored_jobs"] == {}  # the fixture's one job wrote a Snakemake benchmark
+
+
+def test_the_stamp_says_where_each_experiments_stored_jobs_ran(run):
+    """A run resumed from the store spans commits and machines: per experiment, the stamp
+    gives its stored jobs' count, job-seconds, commits and CPUs, from their records."""
+    def record(rel, seconds, sha, cpu, capability):
+        path = run / "results/benchmarks" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({
+            "s": seconds, "max_rss": 100.0, "cpu_time": seconds,
+            "finished": datetime.now().astimezone().strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "machine": {"cpu_model": cpu, "aten_cpu_capability": capability},
+            "commit": {"sha": sha}}))
+
+    record("train_lm_cells/json/d64/s0.json", 300.0, "a" * 40, "AMD EPYC", "AVX512")
+    record("train_lm_cells/json/d128/s0.json", 700.4, "b" * 40, "Intel Xeon", "AVX2")
+    record("estimate_e4_data/e3/linear_qk/sharp/r1/s0.json", 20.0, "a" * 40, "AMD EPYC", None)
+    stamp = snapshot(run, effective_config(str(run / CONFIG), str(run / SCHEMA)))
+    assert stamp["stored_jobs"] == {
+        "e4": {"entries": 1, "job_seconds": 20, "commits": ["a" * 12],
+               "cpus": ["AMD EPYC (no torch)"]},
+        "e6": {"entries": 2, "job_seconds": 1000, "commits": ["a" * 12, "b" * 12],
+               "cpus": ["AMD EPYC (AVX512)", "Intel Xeon (AVX2)"]}}
+    # the Snakemake benchmark of the fixture's E3 job counts in the job-seconds, not here
+    assert stamp["job_seconds"] == {"e6": 1000, "e3": 120, "e4": 20,
+                                   "total": 1141}  # 120.5 + 1000.4 + 20
 
 
 def test_a_stale_snapshot_is_flagged(run):
@@ -239,3 +267,14 @@ def test_the_paper_snapshot_is_published():
         text = (ROOT / page).read_text()
         block = summary(ROOT / "report/paper", (ROOT / page).parent)
         assert f"{block_begin(kind)}\n{block}\n{block_end(kind)}" in text, page
+
+
+def test_the_paper_snapshot_is_wholly_in_the_store():
+    """At the commit that publishes report/paper from the store, a dry run of every job of the
+    paper's DAG fetches each training, measure and estimator job and computes none."""
+    stamp_path = ROOT / "report/paper/stamp.json"
+    if not stamp_path.exists() or "stored_jobs" not in json.loads(stamp_path.read_text()):
+        pytest.skip("report/paper was not published from the store")
+    plan = store_dag.store_plan(["--forceall"], ROOT)
+    computed = {rule: counts["computed"] for rule, counts in plan.items() if counts["computed"]}
+    assert plan and computed == {}, f"jobs the store lacks, per rule: {computed}"

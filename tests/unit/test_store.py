@@ -204,3 +204,43 @@ def test_the_audits_kernel_class_and_integer_ranks(tmp_path):
     _, _, exact, close, _ = audit.compare(tmp_path / "b.parquet", tmp_path / "a.parquet")
     assert not exact and close
     assert not audit.compare(tmp_path / "c.parquet", tmp_path / "a.parquet")[3]
+
+
+def test_the_audit_draws_entries_of_this_run_per_experiment_and_never_a_download(
+        tmp_path, monkeypatch):
+    """Per experiment (read from the job's record path), ``count`` entries of each; entries
+    whose outputs no results/ link names (another run's) and corpus downloads are not drawn;
+    the draw is fixed by its seed."""
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "store"
+    root.mkdir()
+    jobs = {  # key: (command, record path, linked under results/)
+        "1" * 64: ("train-lm", "results/benchmarks/train_lm_cells/json/d64/s0.json", True),
+        "2" * 64: ("train-lm", "results/benchmarks/train_lm_cells/json/d64/s1.json", True),
+        "3" * 64: ("fetch-corpus", "results/benchmarks/fetch_corpus/json.json", True),
+        "4" * 64: ("train-grid", "results/benchmarks/train_grid_cells/e3/linear_qk/sharp/r1/"
+                                 "s0.json", True),
+        "5" * 64: ("train-grid", "results/benchmarks/train_grid_cells/e5/linear_qk/flat/r4/"
+                                 "s0.json", True),
+        "6" * 64: ("estimate-e4", "results/benchmarks/estimate_e4_data/e4_size/linear_qk/"
+                                  "sharp/r1/s0.json", True),
+        "7" * 64: ("train-fixed", "results/benchmarks/train_fixed_cells/e1/independent/"
+                                  "s0.json", False),
+    }
+    for key, (command, record, linked) in jobs.items():
+        out = root / f"{key}_out.parquet"
+        out.write_bytes(b"x")
+        link = tmp_path / "results/cells" / f"{key[:4]}.parquet"
+        argv = ["entropic-bound", command, "--record", record, "--out", str(link)]
+        (root / f"{key}_record.json").write_text(json.dumps({"argv": argv}))
+        if linked:
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(out)
+    candidates = store.entries(root)
+    experiment = {"1": "e6", "2": "e6", "4": "e3", "5": "e5", "6": "e4"}
+    once = audit.draw(candidates, 1, seed=3, per_experiment=True)
+    assert sorted(experiment[k[0]] for k in once) == ["e3", "e4", "e5", "e6"]
+    assert audit.draw(candidates, 1, seed=3, per_experiment=True) == once
+    twice = audit.draw(candidates, 2, seed=3, per_experiment=True)
+    assert sorted(k[0] for k in twice) == ["1", "2", "4", "5", "6"]
+    assert sorted(k[0] for k in audit.draw(candidates, 10, seed=0)) == ["1", "2", "4", "5", "6"]

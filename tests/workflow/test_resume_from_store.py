@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from conftest import QUICK, copy_workflow, snakemake
 
-from entropic_bound.plumbing import store
+from entropic_bound.plumbing import store, store_dag
 
 # the rules whose jobs the store holds (cache: True), and how many jobs each has in the quick DAG
 STORED = {"train_grid_cells": 8 + 3, "measure_grid_cells": 8 + 3,  # E3 2x2x2, E5 3 spectra
@@ -28,18 +28,9 @@ STORED = {"train_grid_cells": 8 + 3, "measure_grid_cells": 8 + 3,  # E3 2x2x2, E
 
 
 def store_plan(workdir, *args: str) -> dict[str, Counter]:
-    """Per stored rule, how many of its planned jobs a dry run would fetch from the store
-    ('obtained from') and how many it would compute ('written to')."""
-    out = snakemake(workdir, "-n", *QUICK, *args).stdout
-    plan: dict[str, Counter] = {}
-    rule = None
-    for line in out.splitlines():
-        if m := re.match(r"^(?:local)?rule (\w+):", line):
-            rule = m.group(1)
-        elif m := re.search(r"will be (obtained from|written to) global between-workflow", line):
-            kind = "fetched" if m.group(1) == "obtained from" else "computed"
-            plan.setdefault(rule, Counter())[kind] += 1
-    return plan
+    """Per stored rule, how many of its planned jobs a dry run would fetch from the store and
+    how many it would compute."""
+    return store_dag.store_plan([*QUICK, *args], workdir)
 
 
 def tables(workdir) -> dict[str, pd.DataFrame]:

@@ -95,7 +95,8 @@ def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):
 def test_editing_attention_measures_reruns_measures_not_lm_training(quick_run):
     jobs = jobs_after_edit(quick_run, "src/entropic_bound/measures/lm.py")
     assert jobs == {"measure_lm_cells": 6 * 2 * 2, "aggregate_table6": 1,
-                    "evaluate_claims": 1, "render_report": 1, "all": 1}
+                    "evaluate_claims": 1, "audit_store": 1, "render_report": 1,
+                    "all": 1}
 
 
 def test_changing_one_corpus_source_refetches_only_that_corpus(quick_run):
@@ -148,7 +149,8 @@ def test_adding_an_r_star_schedules_only_its_cells(quick_run):
     assert jobs == {"make_grid_data": per_r_star, "train_grid_cells": per_r_star,
                     "measure_grid_cells": per_r_star, "aggregate_grid": 1,
                     "estimate_e4_data": per_r_star, "aggregate_table4": 1,  # E4 reuses E3 data
-                    "evaluate_claims": 1, "render_report": 1, "all": 1}
+                    "evaluate_claims": 1, "audit_store": 1, "render_report": 1,
+                    "all": 1}
 
 
 def jobs_after_edit(workdir, relpath: str) -> dict[str, int]:
@@ -286,7 +288,7 @@ def test_every_rule_declares_the_import_closure_of_the_command_it_runs(quick_run
         expected = [] if rule == "fetch_corpus" else command_sources(command.group(1))
         assert declared == expected, rule
         checked.add(rule)
-    assert len(checked) == 20  # every rule but `all` runs one command
+    assert len(checked) == 21  # every rule but `all` runs one command
 
 
 def test_memory_is_declared_from_the_dataset_size(quick_run):

@@ -34,9 +34,33 @@ rule evaluate_claims:
         "entropic-bound claims --tables {input.tables} --out {output} > {log} 2>&1"
 
 
+# The audit: stored entries of this run, drawn per experiment, recomputed and compared with
+# the store; the report prints the outcomes (a difference is shown there, not a failed job).
+rule audit_store:
+    input:
+        tables=TABLES,
+        code=lib("audit"),
+    output:
+        report("results/tables/audit.parquet", category="Audit", caption="../report/audit.rst"),
+    log:
+        "logs/audit_store.log",
+    benchmark:
+        "results/benchmarks/audit_store.tsv"
+    conda:
+        "../../envs/entropic-bound.yaml"
+    params:
+        store=STORE,
+        per_experiment=config["audit"]["per_experiment"],
+        seed=config["audit"]["seed"],
+    shell:
+        "entropic-bound audit {params.per_experiment} --per-experiment --seed {params.seed}"
+        " --store {params.store:q} --out {output} --exit-zero > {log} 2>&1"
+
+
 rule render_report:
     input:
         tables=TABLES,
+        audit=rules.audit_store.output[0],
         claims=rules.evaluate_claims.output[0],
         templates=["report/templates/report.md.j2", "report/templates/report.html.j2"],
         paper_config="config.yaml",
@@ -64,7 +88,8 @@ rule render_report:
     params:
         protocol=as_json(config),
     shell:
-        "entropic-bound render-report --params {params.protocol:q} --tables {input.tables}"
+        "entropic-bound render-report --params {params.protocol:q}"
+        " --tables {input.tables} {input.audit}"
         " --claims {input.claims} --templates report/templates --markdown {output.markdown}"
         " --html {output.html} --paper-config {input.paper_config} --schema {input.schema}"
         " --captions workflow/report"
@@ -75,7 +100,7 @@ rule render_report:
 # complete run at the paper's settings, then commit report/paper/.
 rule snapshot:
     input:
-        tables=TABLES,
+        tables=[*TABLES, rules.audit_store.output[0]],
         claims=rules.evaluate_claims.output[0],
         report=rules.render_report.output,
         code=lib("snapshot"),

@@ -19,6 +19,13 @@ record, as Snakemake set them). The comparison is
 
 Columns whose names hold ``seconds`` (wall-clock timings, different on every run) and the
 record itself are not compared. A mismatch fails the audit (exit 1).
+
+The entries are drawn at random with a printed seed, over the whole store or per experiment
+(:func:`entropic_bound.plumbing.experiments.experiment_of_record`, read from the ``--record``
+path in the entry's command), among the entries of this run: the workflow's ``audit_store``
+rule draws per experiment, so the report shows one recomputed entry of each. Entries whose
+command reads a package registry (:data:`NETWORK_COMMANDS`: a corpus text, pinned by its
+sha256 instead) are not drawn: an audit must run where only the checkout is.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import numpy as np
 
 from entropic_bound.plumbing import job_record, store
 from entropic_bound.plumbing.atomic import open_npz, read_parquet
+from entropic_bound.plumbing.experiments import experiment_of_record
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +54,13 @@ ATOL = 1e-9
 INTEGER_STEP = 1
 TIMING = re.compile(r"seconds")
 RECORD_SUFFIX = "_record.json"
+NETWORK_COMMANDS = ("fetch-corpus",)
 
 
 @dataclass
 class Outcome:
     key: str
+    experiment: str
     command: str
     exact_required: bool
     max_abs_diff: float
@@ -177,16 +187,26 @@ def _outputs(argv: list[str], files: list[Path]) -> dict[int, Path]:
     return found
 
 
+def _record(files: list[Path]) -> dict:
+    return json.loads(next(f for f in files if f.name.endswith(RECORD_SUFFIX)).read_text())
+
+
+def _experiment(argv: list[str]) -> str:
+    """The experiment of a stored job, from the cost record its command writes."""
+    where = argv.index("--record") + 1 if "--record" in argv[:-1] else None
+    return experiment_of_record(argv[where]) if where else "other"
+
+
 def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> Outcome:
-    record_file = next(f for f in files if f.name.endswith(RECORD_SUFFIX))
-    record = json.loads(record_file.read_text())
+    record = _record(files)
     argv = list(record["argv"])
     command = argv[1] if len(argv) > 1 else "?"
+    experiment = _experiment(argv)
     exact_required = kernel_class(record.get("machine") or {}) == this_kernel_class(
         record.get("machine") or {})
     outputs = _outputs(argv, files)
     if not outputs:
-        return Outcome(key, command, exact_required, np.inf, np.inf, False,
+        return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                        "its outputs are not linked under results/ here: run the workflow "
                        "(snakemake) first, the audit recomputes from that run's inputs")
     with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
@@ -198,7 +218,7 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
                               env=job_environment(record.get("machine") or {}))
         if proc.returncode:
             tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            return Outcome(key, command, exact_required, np.inf, np.inf, False,
+            return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                            f"the command failed (exit {proc.returncode}): {tail}")
         worst_abs = worst_rel = 0.0
         ok, where = True, ""
@@ -210,22 +230,42 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
                 where = at or where
             worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
             ok &= exact if exact_required else close
-    return Outcome(key, command, exact_required, worst_abs, worst_rel, ok,
+    return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
                    f"largest difference at {where}" if worst_rel else "")
 
 
+def draw(candidates: dict[str, list[Path]], count: int, seed: int,
+         per_experiment: bool = False) -> list[str]:
+    """``count`` keys drawn with ``random.Random(seed)`` from the entries of this run (their
+    outputs linked under ``results/``: an entry another commit's run left is not drawn) whose
+    command needs no network, or ``count`` of each experiment's (in experiment order)."""
+    commands = {key: _record(files)["argv"] for key, files in candidates.items()}
+    keys = sorted(k for k, argv in commands.items()
+                  if not set(argv[1:2]) & set(NETWORK_COMMANDS)
+                  and _outputs(argv, candidates[k]))
+    rng = random.Random(seed)
+    if not per_experiment:
+        return rng.sample(keys, min(count, len(keys)))
+    groups: dict[str, list[str]] = {}
+    for key in keys:
+        groups.setdefault(_experiment(commands[key]), []).append(key)
+    return [key for _, group in sorted(groups.items())
+            for key in rng.sample(group, min(count, len(group)))]
+
+
 def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
-          workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None) -> list[Outcome]:
-    """Recompute ``count`` entries of the store, drawn with ``random.Random(seed)`` from those
-    that carry a record (or the entries whose keys start with one of ``keys``), and compare
-    each with the store (see the module's doc)."""
+          workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
+          per_experiment: bool = False) -> list[Outcome]:
+    """Recompute ``count`` entries of the store (of each experiment's, with
+    ``per_experiment``), drawn by :func:`draw`, or the entries whose keys start with one of
+    ``keys``, and compare each with the store (see the module's doc)."""
     root = Path(store_dir)
     candidates = {key: files for key, files in store.entries(root).items()
                   if any(f.name.endswith(RECORD_SUFFIX) for f in files)}
     if keys:
         chosen = sorted(k for k in candidates if k.startswith(tuple(keys)))
     else:
-        chosen = random.Random(seed).sample(sorted(candidates), min(count, len(candidates)))
+        chosen = draw(candidates, count, seed, per_experiment)
     log.info("audit: %d of %d entries with a record, drawn with seed %d: %s", len(chosen),
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
     outcomes = []
@@ -233,8 +273,8 @@ def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
         outcome = audit_entry(root, key, candidates[key], Path(workdir))
         outcomes.append(outcome)
         log.log(logging.INFO if outcome.ok else logging.ERROR,
-                "%s %s (%s): %s; max |diff| %.3g, max relative %.3g%s", key[:12],
-                outcome.command, "exact required" if outcome.exact_required
+                "%s %s %s (%s): %s; max |diff| %.3g, max relative %.3g%s", key[:12],
+                outcome.experiment, outcome.command, "exact required" if outcome.exact_required
                 else f"other kernels, rtol {RTOL:g}", "agrees" if outcome.ok else "DIFFERS",
                 outcome.max_abs_diff, outcome.max_rel_diff,
                 f"; {outcome.detail}" if outcome.detail else "")

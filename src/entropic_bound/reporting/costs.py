@@ -7,41 +7,21 @@
 
 Every rule that runs a job declares ``benchmark:`` or, when its outputs go to the store (where
 Snakemake refuses ``benchmark:``), writes its own record, so every job of a run is counted; a
-job fetched from the store counts what it cost where it ran. The
-experiment of a record is the one its rule serves: named in :data:`RULE_EXPERIMENT` (E6's
-corpus and LM rules; the claims and the report: ``report``), else by the rule's own name
-(``estimate_e1_data``, ``aggregate_table4``: Table k is experiment Ek; E4's estimators run on
-E3's datasets and on their own settings), else by the ``e<k>`` or ``table<k>`` wildcard in its
-path (``aggregate_grid/table3``), else ``other``.
+job fetched from the store counts what it cost where it ran. The experiment of a record is
+the one its rule serves (:func:`entropic_bound.plumbing.experiments.experiment_of`).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
 
-# Rules whose name and path name no experiment, or whose work serves no one experiment.
-RULE_EXPERIMENT = {**dict.fromkeys(["fetch_corpus", "tokenize_corpus", "corpus_stats",
-                                    "train_lm_cells", "measure_lm_cells"], "e6"),
-                   **dict.fromkeys(["evaluate_claims", "render_report", "snapshot"], "report")}
-# e<k> or table<k> (Table k is experiment Ek), alone or as a word of a rule's name
-_EXPERIMENT = re.compile(r"(?:^|_)(?:e|table)(\d+)(?:_|$)")
+from entropic_bound.plumbing.experiments import experiment_of
+
 LOG_STAMP = "%Y-%m-%dT%H%M%S.%f"
-
-
-def experiment_of(rule: str, wildcards: list[str]) -> str:
-    """The experiment a benchmark record of ``rule`` counts under (see the module's doc)."""
-    if rule in RULE_EXPERIMENT:
-        return RULE_EXPERIMENT[rule]
-    for name in (rule, *wildcards):
-        match = _EXPERIMENT.search(name)
-        if match:
-            return f"e{match.group(1)}"
-    return "other"
 
 
 COLUMNS = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds", "finished",
@@ -103,6 +83,22 @@ def cost_summary(records: pd.DataFrame, by: str) -> pd.DataFrame:
                            "longest_s": grouped["longest_s"].max(),
                            "peak_rss_mb": grouped["peak_rss_mb"].max()}])
     return pd.concat([grouped, total], ignore_index=True) if len(grouped) else grouped
+
+
+def stored_provenance(records: pd.DataFrame) -> dict[str, dict]:
+    """Per experiment, where its stored jobs ran (``records`` of :func:`read_benchmarks`):
+    how many, their job-seconds, the commits (12 hex) and the CPUs (model and torch's CPU
+    capability) of their records, in order. Jobs without a stored record are left out."""
+    stored = records[records["stored"].astype(bool)]
+    out = {}
+    for experiment, rows in sorted(stored.groupby("experiment")):
+        cpus = (rows["cpu_model"].fillna("?") + " ("
+                + rows["capability"].fillna("no torch") + ")")
+        out[experiment] = {"entries": int(len(rows)),
+                           "job_seconds": round(float(rows["seconds"].sum())),
+                           "commits": sorted({str(c)[:12] for c in rows["commit"].dropna()}),
+                           "cpus": sorted(set(cpus))}
+    return out
 
 
 def invocations(log_dir: str | Path = ".snakemake/log") -> pd.DataFrame:

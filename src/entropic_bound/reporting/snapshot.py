@@ -6,8 +6,9 @@ run rendered one, every summary table as CSV, and ``stamp.json``: the commit the
 from, the SHA-256 of the run's effective config (:func:`config_hash`), when it ran and for how
 long (``wall_seconds``: first job's start to newest output; ``running_seconds``: the time
 Snakemake was running in that span, which leaves out the pauses of a run resumed over several
-``invocations``), its job-seconds per experiment (:mod:`costs`), and the machine. Per-cell
-parquet and weights stay in ``results/`` (git-ignored).
+``invocations``), its job-seconds per experiment (:mod:`costs`), per experiment the commits,
+CPUs and job-seconds of its stored jobs (``stored_jobs``), and the machine that published
+it. Per-cell parquet and weights stay in ``results/`` (git-ignored).
 
 :func:`stale_reasons` compares a stamp with a checkout: a snapshot whose commit is not in the
 history, or whose config is not the current ``config.yaml`` (with the schema's defaults), is
@@ -43,6 +44,7 @@ from entropic_bound.reporting.costs import (
     overlapping,
     read_benchmarks,
     running_seconds,
+    stored_provenance,
 )
 
 REPORT_FILES = ("report.md", "report.html")
@@ -180,6 +182,9 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
         "job_seconds": {row.experiment: round(row.job_seconds)
                         for row in per_experiment.itertuples()},
         "jobs_benchmarked": int(len(records)),
+        # per experiment, the commits and CPUs its stored jobs ran on (a run resumed from the
+        # store spans sessions, machines and commits)
+        "stored_jobs": stored_provenance(records),
         "machine": machine(),
         "files": sorted(p.name for p in out.iterdir()),
     }

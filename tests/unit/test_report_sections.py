@@ -1,0 +1,42 @@
+"""Report sections computed from constructed tables: App. B's static Reff from initialisation
+to the kept weights, and the audit's outcomes (a difference is shown, not dropped)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from entropic_bound.reporting.report import section_audit, static_reff_drop
+
+
+def test_the_static_reff_drop_is_one_minus_kept_over_initial_per_width_and_layer():
+    rows = []
+    for corpus, scale in (("a", 1.0), ("b", 3.0)):
+        for layer in (0, 1):
+            # step 0, a checkpoint, the kept weights (final): Reff 8 -> 6 -> 4 (layer 0) and
+            # 8 -> 8 -> 8 (layer 1), scaled per corpus, two heads each
+            for step, final, reff in ((0, False, 8.0), (100, False, 6.0 if not layer else 8.0),
+                                      (100, True, 4.0 if not layer else 8.0)):
+                for head in (0, 1):
+                    rows.append({"corpus": corpus, "d_model": 64, "layer": layer,
+                                 "step": step, "final": final, "head": head,
+                                 "static_reff": scale * reff})
+    drop = static_reff_drop(pd.DataFrame(rows)).set_index("layer")
+    assert drop.loc[0, "static_reff_init"] == pytest.approx(16.0)  # mean of 8 and 24
+    assert drop.loc[0, "static_reff_kept"] == pytest.approx(8.0)
+    assert drop.loc[0, "drop"] == pytest.approx(0.5)
+    assert drop.loc[1, "drop"] == pytest.approx(0.0)
+
+
+def test_the_audit_section_counts_agreements_and_shows_a_difference():
+    audit = pd.DataFrame({
+        "key": ["a" * 64, "b" * 64], "experiment": ["e3", "e6"],
+        "command": ["train-grid", "train-lm"], "exact_required": [True, False],
+        "max_abs_diff": [0.0, 0.5], "max_rel_diff": [0.0, 0.1], "ok": [True, False],
+        "detail": ["", "largest difference at x.parquet:val_loss"], "seed": [4, 4]})
+    sec = section_audit({"audit": audit})
+    assert "seed 4" in sec.intro and "1 of 2 agree" in sec.intro
+    shown = sec.tables[0][1].set_index("experiment")
+    assert shown.loc["e3", "outcome"] == "agrees" and shown.loc["e6", "outcome"] == "DIFFERS"
+    assert shown.loc["e3", "comparison"] == "bit for bit"
+    assert shown.loc["e6", "entry"] == "b" * 12 and sec.anchor == "audit"
