@@ -30,13 +30,17 @@ def test_the_static_reff_drop_is_one_minus_kept_over_initial_per_width_and_layer
 
 def test_the_audit_section_counts_agreements_and_shows_a_difference():
     audit = pd.DataFrame({
-        "key": ["a" * 64, "b" * 64], "experiment": ["e3", "e6"],
-        "command": ["train-grid", "train-lm"], "exact_required": [True, False],
-        "max_abs_diff": [0.0, 0.5], "max_rel_diff": [0.0, 0.1], "ok": [True, False],
-        "detail": ["", "largest difference at x.parquet:val_loss"], "seed": [4, 4]})
+        "key": ["a" * 64, "b" * 64, "c" * 64], "experiment": ["e3", "e6", "e1"],
+        "command": ["train-grid", "train-lm", "train-fixed"],
+        "exact_required": [True, False, True], "max_abs_diff": [0.0, 0.5, float("inf")],
+        "max_rel_diff": [0.0, 0.1, float("inf")], "ok": [True, False, False],
+        "detail": ["", "largest difference at x.parquet:val_loss",
+                   "the command failed (exit 2): no native bf16"],
+        "recomputed": [True, True, False], "seed": [4, 4, 4]})
     sec = section_audit({"audit": audit})
-    assert "seed 4" in sec.intro and "1 of 2 agree" in sec.intro
+    assert "seed 4" in sec.intro and "1 of 3 agree" in sec.intro
     shown = sec.tables[0][1].set_index("experiment")
     assert shown.loc["e3", "outcome"] == "agrees" and shown.loc["e6", "outcome"] == "DIFFERS"
+    assert shown.loc["e1", "outcome"] == "not recomputed"
     assert shown.loc["e3", "comparison"] == "bit for bit"
     assert shown.loc["e6", "entry"] == "b" * 12 and sec.anchor == "audit"

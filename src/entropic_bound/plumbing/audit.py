@@ -67,6 +67,7 @@ class Outcome:
     max_rel_diff: float
     ok: bool
     detail: str = ""
+    recomputed: bool = True  # False: the command could not run here (detail says why)
 
 
 def kernel_class(machine: dict) -> tuple:
@@ -208,7 +209,8 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
     if not outputs:
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                        "its outputs are not linked under results/ here: run the workflow "
-                       "(snakemake) first, the audit recomputes from that run's inputs")
+                       "(snakemake) first, the audit recomputes from that run's inputs",
+                       recomputed=False)
     with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
         fresh = dict(outputs)
         for i, stored in outputs.items():
@@ -219,7 +221,8 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
         if proc.returncode:
             tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
-                           f"the command failed (exit {proc.returncode}): {tail}")
+                           f"the command failed (exit {proc.returncode}): {tail}",
+                           recomputed=False)
         worst_abs = worst_rel = 0.0
         ok, where = True, ""
         for i, stored in fresh.items():
@@ -275,7 +278,8 @@ def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
         log.log(logging.INFO if outcome.ok else logging.ERROR,
                 "%s %s %s (%s): %s; max |diff| %.3g, max relative %.3g%s", key[:12],
                 outcome.experiment, outcome.command, "exact required" if outcome.exact_required
-                else f"other kernels, rtol {RTOL:g}", "agrees" if outcome.ok else "DIFFERS",
+                else f"other kernels, rtol {RTOL:g}", "agrees" if outcome.ok
+                else "DIFFERS" if outcome.recomputed else "NOT RECOMPUTED",
                 outcome.max_abs_diff, outcome.max_rel_diff,
                 f"; {outcome.detail}" if outcome.detail else "")
     return outcomes

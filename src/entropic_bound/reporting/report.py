@@ -334,7 +334,9 @@ def section_audit(t: Tables) -> Section:
         "comparison": np.where(audit["exact_required"], "bit for bit",
                                f"rtol {AUDIT_RTOL:g} (other CPU kernels)"),
         "max_abs_diff": audit["max_abs_diff"], "max_rel_diff": audit["max_rel_diff"],
-        "outcome": np.where(audit["ok"], "agrees", "DIFFERS"), "detail": audit["detail"]})
+        "outcome": np.where(audit["ok"], "agrees",
+                            np.where(audit["recomputed"], "DIFFERS", "not recomputed")),
+        "detail": audit["detail"]})
     agree = int(audit["ok"].sum())
     return Section(
         "audit", "Audit — stored entries recomputed",
