@@ -24,6 +24,14 @@ onstart:
     from entropic_bound.plumbing.run_lock import hold
 
     hold()
+    # Snakemake fetches and stores cached jobs in its local executor only (9.27:
+    # executors/local.py); the executor is known from here on, not while the rules are read.
+    if not workflow.local_exec:
+        logger.warning(
+            f"the store ({config['store']}) is not used by this executor: Snakemake's "
+            "between-workflow cache works in local execution only, so every job runs and none "
+            "is stored (docs/running.md, 'The store')"
+        )
 
 
 onsuccess:

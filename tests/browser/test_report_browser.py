@@ -18,7 +18,7 @@ import pytest
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SECTIONS = ["claims", "checks", "table1", "table2", "table3", "table4", "table5", "table6",
-            "table6-training", "settings", "protocol"]
+            "table6-training", "audit", "settings", "protocol"]
 # The flags a closed network needs: without them Chromium keeps dialling Google's services.
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -132,8 +132,13 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     # What had completed before the interruption was neither resubmitted nor rewritten.
     after = results(work)
     assert {f for f, t in kept.items() if after[f] != t} == set()
-    # The tables equal those of the local run of the same config (but for wall-clock columns).
+    # Snakemake's between-workflow cache lives in its local executor: on SLURM every job ran
+    # and none was stored, which the run says in one line, and the audit had nothing to draw.
+    assert "is not used by this executor" in (work / "snakemake.log").read_text()
+    assert not any((work / "results/store").iterdir())
     local, cluster_tables = tables(quick_run), tables(work)
+    assert cluster_tables.pop("audit.parquet").empty and len(local.pop("audit.parquet")) == 6
+    # The tables equal those of the local run of the same config (but for wall-clock columns).
     assert local.keys() == cluster_tables.keys()
     for name, frame in local.items():
         timing = [c for c in TIMING_COLUMNS if c in frame.columns]

@@ -44,3 +44,11 @@ def test_the_audit_section_counts_agreements_and_shows_a_difference():
     assert shown.loc["e1", "outcome"] == "not recomputed"
     assert shown.loc["e3", "comparison"] == "bit for bit"
     assert shown.loc["e6", "entry"] == "b" * 12 and sec.anchor == "audit"
+
+
+def test_an_audit_with_no_entry_of_this_run_says_so():
+    empty = pd.DataFrame(columns=["key", "experiment", "command", "exact_required",
+                                  "max_abs_diff", "max_rel_diff", "ok", "detail", "recomputed",
+                                  "seed"])
+    sec = section_audit({"audit": empty})
+    assert "No entry" in sec.intro and sec.tables == []

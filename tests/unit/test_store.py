@@ -244,3 +244,24 @@ def test_the_audit_draws_entries_of_this_run_per_experiment_and_never_a_download
     twice = audit.draw(candidates, 2, seed=3, per_experiment=True)
     assert sorted(k[0] for k in twice) == ["1", "2", "4", "5", "6"]
     assert sorted(k[0] for k in audit.draw(candidates, 10, seed=0)) == ["1", "2", "4", "5", "6"]
+
+
+def test_an_audit_with_nothing_to_draw_is_one_line_or_an_empty_table(tmp_path):
+    """Alone, nothing to recompute fails in one line; in the workflow (--exit-zero --out) it is
+    an empty table the report explains."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    (tmp_path / "store").mkdir()
+    cmd = [sys.executable, "-m", "entropic_bound.cli", "audit", "1", "--store", "store"]
+    alone = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
+    assert alone.returncode == 1 and "no entry of this run" in alone.stderr.splitlines()[-1]
+    assert "Traceback" not in alone.stderr
+    out = tmp_path / "audit.parquet"
+    workflow = subprocess.run([*cmd, "--exit-zero", "--out", str(out)], cwd=tmp_path,
+                              capture_output=True, text=True)
+    assert workflow.returncode == 0, workflow.stderr
+    table = pd.read_parquet(out)
+    assert table.empty and {"key", "ok", "recomputed", "seed"} <= set(table.columns)

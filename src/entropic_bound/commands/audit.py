@@ -23,20 +23,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
-    from dataclasses import asdict
+    from dataclasses import asdict, fields
 
     import pandas as pd
 
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.plumbing.audit import audit
+    from entropic_bound.plumbing.audit import Outcome, audit
 
     if a.count < 1:
         sys.exit("audit: count must be at least 1")
     outcomes = audit(a.store, a.count, a.seed, keys=a.keys, per_experiment=a.per_experiment)
     if not outcomes:
-        sys.exit(f"audit: no entry with a record in {a.store}"
-                 + (f" whose key starts with {' or '.join(a.keys)}" if a.keys else ""))
+        line = (f"audit: no entry of this run with a record in {a.store}"
+                + (f" whose key starts with {' or '.join(a.keys)}" if a.keys else "")
+                + " (an entry of this run has its outputs linked under results/)")
+        if not (a.exit_zero and a.out):
+            sys.exit(line)
+        print(line, file=sys.stderr)
     if a.out:
-        write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes]).assign(seed=a.seed))
+        columns = [f.name for f in fields(Outcome)]
+        write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes], columns=columns)
+                      .assign(seed=a.seed))
     if not all(o.ok for o in outcomes) and not a.exit_zero:
         sys.exit(1)

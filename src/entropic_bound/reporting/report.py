@@ -338,6 +338,12 @@ def section_audit(t: Tables) -> Section:
                             np.where(audit["recomputed"], "DIFFERS", "not recomputed")),
         "detail": audit["detail"]})
     agree = int(audit["ok"].sum())
+    if audit.empty:
+        return Section(
+            "audit", "Audit — stored entries recomputed",
+            "No entry of this run's store was drawn: none of its outputs under results/ is a "
+            "link into the store (results/ copied as plain files, say), so there was nothing "
+            "to recompute (`entropic-bound audit`, docs/running.md).", [])
     return Section(
         "audit", "Audit — stored entries recomputed",
         f"Entries of this run's store drawn at random (seed {int(audit['seed'].iloc[0])}, "
