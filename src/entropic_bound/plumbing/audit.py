@@ -192,6 +192,11 @@ def _record(files: list[Path]) -> dict:
     return json.loads(next(f for f in files if f.name.endswith(RECORD_SUFFIX)).read_text())
 
 
+def _command(argv: list[str]) -> str:
+    """The ``entropic-bound`` subcommand of a recorded command line."""
+    return argv[1] if len(argv) > 1 else "?"
+
+
 def _experiment(argv: list[str]) -> str:
     """The experiment of a stored job, from the cost record its command writes."""
     where = argv.index("--record") + 1 if "--record" in argv[:-1] else None
@@ -201,8 +206,7 @@ def _experiment(argv: list[str]) -> str:
 def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> Outcome:
     record = _record(files)
     argv = list(record["argv"])
-    command = argv[1] if len(argv) > 1 else "?"
-    experiment = _experiment(argv)
+    command, experiment = _command(argv), _experiment(argv)
     exact_required = kernel_class(record.get("machine") or {}) == this_kernel_class(
         record.get("machine") or {})
     outputs = _outputs(argv, files)
@@ -244,8 +248,7 @@ def draw(candidates: dict[str, list[Path]], count: int, seed: int,
     command needs no network, or ``count`` of each experiment's (in experiment order)."""
     commands = {key: _record(files)["argv"] for key, files in candidates.items()}
     keys = sorted(k for k, argv in commands.items()
-                  if not set(argv[1:2]) & set(NETWORK_COMMANDS)
-                  and _outputs(argv, candidates[k]))
+                  if _command(argv) not in NETWORK_COMMANDS and _outputs(argv, candidates[k]))
     rng = random.Random(seed)
     if not per_experiment:
         return rng.sample(keys, min(count, len(keys)))
