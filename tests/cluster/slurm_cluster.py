@@ -8,7 +8,8 @@ the system path: snakemake-executor-plugin-slurm-jobstep strips SLURM_CONF from 
 of the ``srun`` it runs inside each job, so that srun reads /etc/slurm/slurm.conf (as on a real
 cluster node). The config is linked there for the cluster's lifetime; where a system SLURM
 config already exists the cluster does not start (ClusterUnavailable says so). ``cluster()``
-tears the daemons down and removes the link on exit, also when the body raised.
+tears the daemons down and removes the link on exit, also when the body raised; a link left by
+a test run that was killed (its config gone, or its controller no longer alive) is replaced.
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def cluster(root: Path, cpus: int | None = None, memory_mb: int = 16000) -> Iter
     user = subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout
     conf = root / "slurm.conf"
     conf.write_text(slurm_conf(root, host, user.strip(), cpus or os.cpu_count() or 1, memory_mb))
+    if _left_by_a_killed_cluster(SYSTEM_CONF):
+        SYSTEM_CONF.unlink()
     if SYSTEM_CONF.exists() or SYSTEM_CONF.is_symlink():
         raise ClusterUnavailable(f"{SYSTEM_CONF} exists (a system SLURM): not replacing it")
     try:
@@ -153,6 +156,33 @@ def cluster(root: Path, cpus: int | None = None, memory_mb: int = 16000) -> Iter
             _stop(pid_file)
         if SYSTEM_CONF.is_symlink() and SYSTEM_CONF.resolve() == conf.resolve():
             SYSTEM_CONF.unlink()
+
+
+def _left_by_a_killed_cluster(path: Path) -> bool:
+    """Whether ``path`` is a link this module made for a cluster that is gone: a run killed
+    before ``cluster()`` could clean up leaves it, and it would stop every later run here.
+    A regular file, or a link to another cluster's config, is never touched."""
+    if not path.is_symlink():
+        return False
+    target = path.parent / os.readlink(path)
+    if not target.exists():
+        return True
+    text = target.read_text(errors="replace")
+    if "ClusterName=entropic" not in text.splitlines():
+        return False
+    pid_file = Path(next((line.split("=", 1)[1] for line in text.splitlines()
+                          if line.startswith("SlurmctldPidFile=")), ""))
+    return not (pid_file.is_file() and _alive(pid_file))
+
+
+def _alive(pid_file: Path) -> bool:
+    try:
+        os.kill(int(pid_file.read_text().split()[0]), 0)
+    except (ValueError, IndexError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _stop(pid_file: Path, timeout: float = 15) -> None:
