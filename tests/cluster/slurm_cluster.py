@@ -26,6 +26,7 @@ from pathlib import Path
 
 DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol")
 SYSTEM_CONF = Path("/etc/slurm/slurm.conf")
+CLUSTER_NAME = "entropic"
 
 
 class ClusterUnavailable(RuntimeError):
@@ -51,7 +52,7 @@ def _free_port() -> int:
 def slurm_conf(root: Path, host: str, user: str, cpus: int, memory_mb: int) -> str:
     ctld, slurmd = _free_port(), _free_port()
     return f"""\
-ClusterName=entropic
+ClusterName={CLUSTER_NAME}
 SlurmctldHost={host}(127.0.0.1)
 SlurmctldPort={ctld}
 SlurmdPort={slurmd}
@@ -167,37 +168,42 @@ def _left_by_a_killed_cluster(path: Path) -> bool:
     target = path.parent / os.readlink(path)
     if not target.exists():
         return True
-    text = target.read_text(errors="replace")
-    if "ClusterName=entropic" not in text.splitlines():
+    settings = dict(line.split("=", 1) for line in target.read_text(errors="replace").splitlines()
+                    if "=" in line)
+    if settings.get("ClusterName") != CLUSTER_NAME:
         return False
-    pid_file = Path(next((line.split("=", 1)[1] for line in text.splitlines()
-                          if line.startswith("SlurmctldPidFile=")), ""))
-    return not (pid_file.is_file() and _alive(pid_file))
+    pid = _pid(Path(settings.get("SlurmctldPidFile", "")))
+    return pid is None or not _alive(pid)
 
 
-def _alive(pid_file: Path) -> bool:
+def _pid(pid_file: Path) -> int | None:
+    """The process id a daemon wrote to ``pid_file``; None where there is none."""
     try:
-        os.kill(int(pid_file.read_text().split()[0]), 0)
-    except (ValueError, IndexError, ProcessLookupError):
+        return int(pid_file.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
         return False
-    except PermissionError:
+    except PermissionError:  # alive, but another user's
         return True
     return True
 
 
 def _stop(pid_file: Path, timeout: float = 15) -> None:
-    if not pid_file.exists():
+    if (pid := _pid(pid_file)) is None:
         return
-    pid = int(pid_file.read_text().split()[0])
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         return
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not _alive(pid):
             return
         time.sleep(0.2)
     os.kill(pid, signal.SIGKILL)
