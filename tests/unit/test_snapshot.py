@@ -121,6 +121,12 @@ def test_the_stamp_says_where_each_experiments_stored_jobs_ran(run):
     # the Snakemake benchmark of the fixture's E3 job counts in the job-seconds, not here
     assert stamp["job_seconds"] == {"e6": 1000, "e3": 120, "e4": 20,
                                    "total": 1141}  # 120.5 + 1000.4 + 20
+    # The results page says the jobs came from the store, from where, at what cost.
+    CLAIMS.to_csv(run / "report/paper/claims.csv", index=False)
+    line = results_markdown(run / "report/paper", run).splitlines()[0]
+    assert (f"resumed from the store: 3 of its 4 jobs (0.28 job-hours) computed since "
+            f"{stamp['started'].replace('T', ' ')} on AMD EPYC (AVX512), AMD EPYC (no torch), "
+            f"Intel Xeon (AVX2), then ") in line, line
 
 
 def test_a_stale_snapshot_is_flagged(run):

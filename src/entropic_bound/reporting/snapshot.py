@@ -298,14 +298,27 @@ def _cell(value) -> str:
 
 
 def _stamp_line(snapshot: Path, link: str) -> str:
+    """The snapshot's provenance in one sentence. A run resumed from the store ran most of its
+    jobs in earlier sessions, on other machines: it says how many, their cost, since when and
+    on which CPUs, beside what the finishing machine's Snakemake spent."""
     stamp = json.loads((snapshot / "stamp.json").read_text())
     m = stamp["machine"]
     job_hours = stamp["job_seconds"].get("total", 0) / 3600
+    running = f"{stamp['running_seconds'] / 3600:.2f} h of Snakemake running"
+    stored = (stamp.get("stored_jobs") or {}).values()
+    if entries := sum(e["entries"] for e in stored):
+        cpus = ", ".join(sorted({cpu for e in stored for cpu in e["cpus"]}))
+        stored_hours = sum(e["job_seconds"] for e in stored) / 3600
+        how = (f"resumed from the store: {entries} of its {stamp['jobs_benchmarked']} jobs "
+               f"({stored_hours:.2f} job-hours) computed since "
+               f"{stamp['started'].replace('T', ' ')} on {cpus}, then {running} on the "
+               f"machine that finished it")
+    else:
+        how = f"{running} over {stamp['invocations']} invocation(s)"
     return (f"Snapshot [`{link}/`]({link}/report.md) (commit "
             f"`{stamp['commit'][:12]}`, finished {stamp['finished'].replace('T', ' ')}; "
-            f"{stamp['running_seconds'] / 3600:.2f} h of Snakemake "
-            f"running over {stamp['invocations']} invocation(s), {job_hours:.2f} job-hours "
-            f"benchmarked, on {m['cores']} cores and {m['memory_gib']} GiB, torch {m['torch']}).")
+            f"{how}, {job_hours:.2f} job-hours benchmarked, on {m['cores']} cores and "
+            f"{m['memory_gib']} GiB, torch {m['torch']}).")
 
 
 def _claims(snapshot: Path) -> tuple[pd.DataFrame, str]:
