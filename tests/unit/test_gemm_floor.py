@@ -4,10 +4,11 @@ formulation and chunk under a constructed product timer; the DAG pricing sums it
 student of the training DAG."""
 
 
+import pandas as pd
 import pytest
 
 from entropic_bound.benchmarks.cells import floor_flops, step_flops
-from entropic_bound.benchmarks.dag import dag_estimate
+from entropic_bound.benchmarks.dag import dag_estimate, lm_steps_run
 from entropic_bound.benchmarks.gemm_floor import (
     GemmFloor,
     ffn_products,
@@ -237,3 +238,24 @@ def test_each_product_is_priced_in_its_faster_orientation():
 def test_a_real_product_is_timed_positive_and_finite():
     seconds = GemmFloor(chunks=(8,), stacks=(1, 2)).step_seconds("softmax_qk", 8, 4, 6, 2)[0]
     assert 0 < seconds < 1
+
+
+def test_e6_is_priced_at_the_steps_a_finished_runs_cells_trained(tmp_path):
+    """A finished run's cells stop early: summed from their metrics, the steps they ran price
+    E6 instead of max_steps, per d_model; a d_model with no cell stays at max_steps."""
+    for corpus, d_model, seed, stop in (("json", 64, 0, 2000), ("json", 64, 1, 3100),
+                                        ("linux", 64, 0, 700), ("json", 256, 0, 5500)):
+        path = tmp_path / corpus / f"d{d_model}" / f"s{seed}.metrics.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame({"d_model": [d_model], "stop_step": [stop]}).to_parquet(path)
+    steps = lm_steps_run(tmp_path)
+    assert steps == {64: 5800, 256: 5500}
+    e6 = {r["experiment"]: r for r in dag_estimate(PAPER, {}, 100.0, None, ConstantFloor(),
+                                                   steps)}["e6"]
+    max_steps = PAPER["e6"]["train"]["max_steps"]
+    tflop = {d: 3 * 2 * (24 * 2048 * d * d + 4 * 2048 * 64 * d) / 1e12 for d in (64, 128, 256)}
+    assert e6["student_steps"] == 5800 + 30 * max_steps + 5500
+    assert e6["gemm_floor_s"] == pytest.approx(
+        0.5 * (5800 * tflop[64] + 30 * max_steps * tflop[128] + 5500 * tflop[256]))
+    with pytest.raises(SystemExit, match="no E6 cell metrics"):
+        lm_steps_run(tmp_path / "json" / "d128")

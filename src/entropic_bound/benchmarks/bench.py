@@ -41,7 +41,13 @@ import time
 from dataclasses import dataclass
 
 from entropic_bound.benchmarks.cells import CELLS, PAPER, floor_flops, paper_cell, step_flops
-from entropic_bound.benchmarks.dag import dag_estimate, fixed_spec, ladder_cells, print_dag
+from entropic_bound.benchmarks.dag import (
+    dag_estimate,
+    fixed_spec,
+    ladder_cells,
+    lm_steps_run,
+    print_dag,
+)
 from entropic_bound.benchmarks.gemm_floor import GemmFloor
 
 
@@ -187,16 +193,21 @@ def main(argv: list[str] | None = None) -> None:
                              "measured job-seconds")
     parser.add_argument("--floor", action="store_true",
                         help="with --dag: only the DAG's floors (no trainer is timed)")
+    parser.add_argument("--e6-cells", metavar="CELLS",
+                        help="with --dag: price E6 at the steps a finished run's cells trained "
+                             "(their metrics under CELLS, e.g. results/cells/e6) instead of at "
+                             "e6.train.max_steps")
     a = parser.parse_args(argv)
     from entropic_bound.plumbing.settings import effective_config
 
     paper = effective_config(*PAPER)
     ceiling = matmul_ceiling(a.threads, a.device)
     gemm = GemmFloor() if a.device == "cpu" else None
+    lm_steps = lm_steps_run(a.e6_cells) if a.e6_cells else None
     print(f"matmul ceiling: {ceiling:.1f} GFLOP/s (float32 2048^3 GEMM, {a.threads} thread(s), "
           f"{a.device}); {a.steps} steps per measurement\n")
     if a.floor:
-        print_dag(dag_estimate(paper, {}, ceiling, None, gemm), a.dag or "")
+        print_dag(dag_estimate(paper, {}, ceiling, None, gemm, lm_steps), a.dag or "")
         return
     header = (f"{'cell':34s} {'naive s/cell':>12s} {'fast s/cell':>11s} {'ratio':>6s} "
               f"{'floor s/cell':>12s} {'GEMM floor':>10s} {'max ratio':>9s} "
@@ -250,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{exp + ' ' + cls:22s} {r:3d} {timing['seconds_per_step']:8.4f} "
                   f"{timing['seconds_per_step'] * 1500:16.1f} {timing['peak_mb']:6.0f}",
                   flush=True)
-        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step, gemm), a.dag)
+        print_dag(dag_estimate(paper, per_step, ceiling, ladder_per_step, gemm, lm_steps), a.dag)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)

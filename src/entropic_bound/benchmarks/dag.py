@@ -91,17 +91,37 @@ def ladder_cells(paper: dict) -> dict[tuple[str, str], int]:
     return cells
 
 
-def lm_students(paper: dict) -> list[dict]:
+def lm_students(paper: dict, steps_run: dict[int, int] | None = None) -> list[dict]:
     """E6's LM cells of ``paper``, one row per d_model: steps (``max_steps``: early stopping
     can only end a cell sooner, so this prices the most it costs), datasets (corpora x seeds)
-    and the model's shape (config sections ``e6.model`` and ``e6.train``)."""
+    and the model's shape (config sections ``e6.model`` and ``e6.train``). ``steps_run``
+    (d_model -> steps summed over its cells, :func:`lm_steps_run`) prices a d_model at the
+    steps a finished run's cells trained instead (``steps_total``)."""
     c = paper["e6"]
     model, train = c["model"], c["train"]
-    return [{"experiment": "e6", "d_model": d, "steps": train["max_steps"],
+    rows = [{"experiment": "e6", "d_model": d, "steps": train["max_steps"],
              "datasets": len(c["corpora"]) * len(c["seeds"]), "batch": train["batch"],
              "heads": model["heads"], "layers": model["layers"],
              "ffn_mult": model["ffn_mult"], "context": model["context"]}
             for d in c["d_models"]]
+    for row in rows:
+        if steps_run and row["d_model"] in steps_run:
+            row["steps_total"] = steps_run[row["d_model"]]
+    return rows
+
+
+def lm_steps_run(cells: str | Path) -> dict[int, int]:
+    """d_model -> the training steps E6's cells under ``cells`` (``results/cells/e6``) ran,
+    summed over corpora and seeds: each cell's ``stop_step`` from its metrics file."""
+    import pandas as pd
+
+    files = sorted(Path(cells).glob("*/d*/s*.metrics.parquet"))
+    if not files:
+        raise SystemExit(f"{cells}: no E6 cell metrics (<corpus>/d<d_model>/s<seed>"
+                         ".metrics.parquet); give the cells folder of a finished run")
+    metrics = pd.concat([pd.read_parquet(f, columns=["d_model", "stop_step"]) for f in files])
+    return {int(d): int(steps) for d, steps in metrics.groupby("d_model")["stop_step"].sum()
+            .items()}
 
 
 def _lm_listing(st: dict):
@@ -111,7 +131,8 @@ def _lm_listing(st: dict):
 
 def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float,
                  ladder_seconds_per_step: dict[tuple[str, str], float] | None = None,
-                 gemm_floor: GemmFloor | None = None) -> list[dict]:
+                 gemm_floor: GemmFloor | None = None,
+                 lm_steps: dict[int, int] | None = None) -> list[dict]:
     """Job-seconds of the training DAG, per experiment, priced from per-cell costs.
 
     ``seconds_per_step``: the fast trainer's measured seconds per step of each cell in CELLS.
@@ -124,14 +145,15 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
     (:func:`gemm_floor.ladder_listings`) at the ceiling. E6's LM cells (:func:`lm_students`)
     have no cell: their floor is the flops of :func:`gemm_floor.lm_products` at the ceiling.
     Students with no cell are counted in ``unpriced_steps``. ``gemm_floor``: given, every
-    student is also priced at the GEMM floor (``gemm_floor_s``; :class:`GemmFloor`)."""
+    student is also priced at the GEMM floor (``gemm_floor_s``; :class:`GemmFloor`).
+    ``lm_steps``: E6 at the steps a finished run trained (:func:`lm_students`)."""
     out: dict[str, dict] = {}
 
     def add(st: dict, step_flops_floor: float, gemm_step_s: float | None) -> dict:
         row = out.setdefault(st["experiment"], {"experiment": st["experiment"], "students": 0,
                                                 "student_steps": 0, "estimate_s": 0.0,
                                                 "floor_s": 0.0, "unpriced_steps": 0})
-        steps = st["steps"] * st["datasets"]
+        steps = st.get("steps_total", st["steps"] * st["datasets"])
         row["students"] += st["datasets"]
         row["student_steps"] += steps
         row["floor_s"] += steps * step_flops_floor / (ceiling * 1e9)
@@ -168,10 +190,10 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
         scale = (step_flops("fast", st["kind"], *shape, st["r"])
                  / step_flops("fast", st["kind"], *shape, cells[match].r))
         row["estimate_s"] += steps * seconds_per_step[match] * scale
-    for st in lm_students(paper):
+    for st in lm_students(paper, lm_steps):
         row = add(st, listing_flops(_lm_listing(st), st["batch"]),
                   gemm_floor and gemm_floor.listing_seconds(_lm_listing(st), st["batch"]))
-        row["unpriced_steps"] += st["steps"] * st["datasets"]
+        row["unpriced_steps"] += st.get("steps_total", st["steps"] * st["datasets"])
     return list(out.values())
 
 
