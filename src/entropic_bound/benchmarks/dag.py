@@ -124,6 +124,12 @@ def lm_steps_run(cells: str | Path) -> dict[int, int]:
             .items()}
 
 
+def _student_steps(st: dict) -> int:
+    """Student-steps of one row of students: a finished run's total where it gives one (E6's
+    ``steps_total``), else steps x datasets."""
+    return st.get("steps_total", st["steps"] * st["datasets"])
+
+
 def _lm_listing(st: dict):
     return lambda m: lm_products(m, st["d_model"], st["heads"], st["layers"], st["ffn_mult"],
                                  st["context"])
@@ -153,7 +159,7 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
         row = out.setdefault(st["experiment"], {"experiment": st["experiment"], "students": 0,
                                                 "student_steps": 0, "estimate_s": 0.0,
                                                 "floor_s": 0.0, "unpriced_steps": 0})
-        steps = st.get("steps_total", st["steps"] * st["datasets"])
+        steps = _student_steps(st)
         row["students"] += st["datasets"]
         row["student_steps"] += steps
         row["floor_s"] += steps * step_flops_floor / (ceiling * 1e9)
@@ -193,7 +199,7 @@ def dag_estimate(paper: dict, seconds_per_step: dict[str, float], ceiling: float
     for st in lm_students(paper, lm_steps):
         row = add(st, listing_flops(_lm_listing(st), st["batch"]),
                   gemm_floor and gemm_floor.listing_seconds(_lm_listing(st), st["batch"]))
-        row["unpriced_steps"] += st.get("steps_total", st["steps"] * st["datasets"])
+        row["unpriced_steps"] += _student_steps(st)
     return list(out.values())
 
 
