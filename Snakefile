@@ -24,19 +24,9 @@ onstart:
     from entropic_bound.plumbing.run_lock import hold
 
     hold()
-    # Snakemake fetches and stores cached jobs in its local executor only (9.27:
-    # executors/local.py); the executor is known from here on, not while the rules are read.
-    if not workflow.local_exec:
-        logger.warning(
-            f"the store ({config['store']}) is not used by this executor: Snakemake's "
-            "between-workflow cache works in local execution only, so every job runs and none "
-            "is stored (docs/running.md, 'The store')"
-        )
 
 
 onsuccess:
-    # Seal the entries this run wrote to the store (their sha256, checked before every run).
-    job_store.seal(STORE)
     # Exit now, not one scheduler timespan (60 s) later: entropic_bound.plumbing.timers.
     from entropic_bound.plumbing.timers import cancel_pending_timers
 
@@ -49,7 +39,6 @@ onerror:
     from entropic_bound.reporting.report import mark_stale
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
-    job_store.seal(STORE)  # what the finished jobs stored is kept, sealed
     cancel_pending_timers()
 
 

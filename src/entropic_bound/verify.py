@@ -93,9 +93,6 @@ def missing_tables(root: Path) -> list[Path]:
             if not path.exists()]
 
 
-STORE_QUARANTINE = "results/quarantine/store"
-
-
 def linked_to(root: Path, key: str) -> list[Path]:
     """The files under ``root`` that are links to store entry ``key``."""
     return sorted(p for p in root.rglob("*")
@@ -109,11 +106,11 @@ def verify_store(root: Path, store_dir: str | None, remove: bool) -> list[Path]:
 
     if store_dir is None or not Path(store_dir).is_dir():
         return []
-    problems = store.check(store_dir, STORE_QUARANTINE if remove else None)
+    problems = store.check(store_dir, store.QUARANTINE if remove else None)
     links = []
     for problem in problems:
         log.error("store entry %s%s", problem.line(store_dir),
-                  f" (set aside to {STORE_QUARANTINE})" if remove else "")
+                  f" (set aside to {store.QUARANTINE})" if remove else "")
         for link in linked_to(root, problem.key):
             links.append(link)
             if remove:
@@ -162,5 +159,5 @@ def _set_aside_entry_of(path: Path, store_dir: str | None) -> None:
     target = Path(os.readlink(path))
     entry = store.ENTRY.match(target.name)
     if entry and target.parent.resolve() == Path(store_dir).resolve():
-        store.set_aside(Path(store_dir), entry.group("key"), Path(STORE_QUARANTINE))
-        log.warning("set store entry %s aside to %s", entry.group("key")[:12], STORE_QUARANTINE)
+        store.set_aside(Path(store_dir), entry.group("key"), Path(store.QUARANTINE))
+        log.warning("set store entry %s aside to %s", entry.group("key")[:12], store.QUARANTINE)

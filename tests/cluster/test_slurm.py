@@ -1,8 +1,11 @@
 """The slurm profile against SLURM's own daemons: a single-node cluster on loopback
 (``slurm_cluster``) runs the quick profile's config through ``profiles/slurm`` and
-snakemake-executor-plugin-slurm. Every job must go through sbatch, the tables must equal the
-local run's, and a submitting Snakemake interrupted mid-run must, when rerun, finish with the
-same tables without resubmitting what had completed.
+snakemake-executor-plugin-slurm. With an empty store every job goes through sbatch and its job
+step stores what it computes under the keys a local run uses (a local clone given that store
+computes none of those jobs); a submitting Snakemake interrupted mid-run, when rerun, finishes
+with the same tables without resubmitting what had completed. With a full store the main
+process fetches every stored job itself and submits none of them. The tables equal the local
+run's.
 
 Skips, saying why, only where the daemons cannot start at all; ``.ci/run`` installs slurm-wlm
 and munge and sets ENTROPIC_BOUND_REQUIRE_SLURM=1, so there a missing cluster fails.
@@ -21,10 +24,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import copy_workflow
+from conftest import QUICK, copy_workflow
 from slurm_cluster import ClusterUnavailable, cluster, submitted_jobs
 
 from entropic_bound.measures.estimators import TIMING_COLUMNS
+from entropic_bound.plumbing import store, store_dag
+
+# the stored rules and their jobs in the quick DAG (tests/workflow/test_resume_from_store.py)
+STORED = {"train_grid_cells": 11, "measure_grid_cells": 11, "train_fixed_cells": 4,
+          "measure_fixed_cells": 4, "estimate_e1_data": 2, "estimate_e4_data": 22,
+          "fetch_corpus": 6, "train_lm_cells": 24}
 
 # The plugin's settings that a loopback cluster needs: no account, job states from squeue
 # (there is no accounting database), and short polling so the test does not idle.
@@ -60,6 +69,15 @@ def run(workdir: Path, env: dict, *args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "snakemake", *SLURM, *args], cwd=workdir,
                             env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True, preexec_fn=_default_sigint)
+
+
+def finish(proc: subprocess.Popen, workdir: Path) -> None:
+    """Wait for a submitting Snakemake to succeed; never leave one behind."""
+    try:
+        assert proc.wait(timeout=1800) == 0, (workdir / "snakemake.log").read_text()[-4000:]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def slurm_jobs(env: dict) -> dict[str, str]:
@@ -119,12 +137,7 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     kept = {f: t for f, t in finished.items() if f not in todo}
     assert kept, "nothing had completed before the interruption"
 
-    second = run(work, env)
-    try:
-        assert second.wait(timeout=1800) == 0, (work / "snakemake.log").read_text()[-4000:]
-    finally:
-        if second.poll() is None:
-            os.killpg(second.pid, signal.SIGKILL)
+    finish(run(work, env), work)
     # Every job of both runs went through sbatch: slurmctld accepted each submission Snakemake
     # reports, ran it, and nothing ran outside SLURM but the `all` target.
     assert len(submitted_jobs(root)) == submissions(work) == len(slurm_jobs(env))
@@ -132,15 +145,53 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     # What had completed before the interruption was neither resubmitted nor rewritten.
     after = results(work)
     assert {f for f, t in kept.items() if after[f] != t} == set()
-    # Snakemake's between-workflow cache lives in its local executor: on SLURM every job ran
-    # and none was stored, which the run says in one line, and the audit had nothing to draw.
-    assert "is not used by this executor" in (work / "snakemake.log").read_text()
-    assert not any((work / "results/store").iterdir())
-    local, cluster_tables = tables(quick_run), tables(work)
-    assert cluster_tables.pop("audit.parquet").empty and len(local.pop("audit.parquet")) == 6
-    # The tables equal those of the local run of the same config (but for wall-clock columns).
-    assert local.keys() == cluster_tables.keys()
+    # The job steps stored every job they computed, sealed, under the keys a local run uses:
+    # a local clone given only this store plans to fetch every stored job and compute none.
+    entries = store.entries(work / "results/store")
+    assert len(entries) == sum(STORED.values())
+    assert store.check(work / "results/store") == [] and store.leftovers(work / "results/store") \
+        == []
+    clone = copy_workflow(tmp_path / "clone")
+    shutil.copytree(work / "results/store", clone / "results/store")
+    plan = store_dag.store_plan(QUICK, clone)
+    assert {rule: c["fetched"] for rule, c in plan.items()} == STORED
+    assert not any(c["computed"] for c in plan.values()), plan
+    assert_tables_equal(tables(quick_run), tables(work))
+
+
+def test_with_a_full_store_the_cluster_run_submits_no_stored_job(slurm, quick_run, tmp_path):
+    """Every stored job is fetched by the main process (it links each entry's files), none is
+    submitted (no submission's log folder names a stored rule) or run by a job step (its log
+    stays empty); only the rest is submitted."""
+    root, env = slurm
+    work = copy_workflow(tmp_path / "work")
+    shutil.copytree(quick_run / "results/store", work / "results/store")
+    before = len(submitted_jobs(root))
+    finish(run(work, env), work)
+    log = (work / "snakemake.log").read_text()
+    # the plugin names each submission's log folder after the rules it runs
+    submitted = re.findall(r"slurm_logs/(\w+)/\d+\.log", log)
+    assert submitted and not [s for s in submitted if any(rule in s for rule in STORED)], \
+        sorted(set(submitted))
+    # the main process linked every file of every entry from the store
+    entries = store.entries(work / "results/store")
+    assert log.count("Symlinking output file") == sum(len(f) for f in entries.values())
+    ran = [p for rule in STORED for p in (work / "logs" / rule).rglob("*")
+           if p.is_file() and p.stat().st_size]
+    assert ran == [], ran[:3]
+    count = submissions(work)
+    assert 0 < count == len(submitted_jobs(root)) - before
+    print(f"full store: {count} submissions, {sum(STORED.values())} jobs fetched by the main "
+          "process")
+    assert_tables_equal(tables(quick_run), tables(work))
+
+
+def assert_tables_equal(local: dict[str, pd.DataFrame], cluster: dict[str, pd.DataFrame]):
+    """The tables of a cluster run equal the local run's (but for wall-clock columns; the audit
+    draws its own entries, and each run's must agree)."""
+    assert cluster.pop("audit.parquet")["ok"].all() and local.pop("audit.parquet")["ok"].all()
+    assert local.keys() == cluster.keys()
     for name, frame in local.items():
         timing = [c for c in TIMING_COLUMNS if c in frame.columns]
-        pd.testing.assert_frame_equal(cluster_tables[name].drop(columns=timing),
+        pd.testing.assert_frame_equal(cluster[name].drop(columns=timing),
                                       frame.drop(columns=timing), obj=name)

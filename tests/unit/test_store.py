@@ -37,12 +37,27 @@ def test_seal_lists_each_files_sha256_and_makes_files_0644(filled):
     assert store.seal(filled) == []  # sealed entries are left as they are
 
 
-def test_a_file_added_to_a_sealed_entry_is_sealed_without_rehashing_the_rest(filled):
-    store.seal(filled)
-    (filled / f"{KEY_B}_record.json").write_text('{"s": 1}')
-    assert store.seal(filled) == [KEY_B]
-    assert set(store.read_seal(filled / f"{KEY_B}.sha256")) == {f"{KEY_B}.parquet",
-                                                                 f"{KEY_B}_record.json"}
+def test_unsealed_files_are_no_entry_but_leftovers_and_aliases_resolve(filled):
+    """An entry exists once sealed (an interrupted writer's files are leftovers no run reads);
+    an alias serves a key by an entry of another name, and dangles once that entry is gone."""
+    store.seal_entry(filled, KEY_A)
+    assert store.resolve(filled, KEY_A) == KEY_A and store.resolve(filled, KEY_B) is None
+    assert {p.name for p in store.leftovers(filled)} == {f"{KEY_B}.parquet"}
+    new = "d" * 64
+    store.write_alias(filled, new, KEY_A)
+    assert store.resolve(filled, new) == KEY_A and store.aliases(filled) == {new: KEY_A}
+    assert store.unused(filled, [new]) == [KEY_B]  # the alias keeps its entry in use
+    assert store.unused(filled, [KEY_A]) == [KEY_B, f"{new}.alias"]
+    store.prune(filled, [KEY_A])
+    assert store.resolve(filled, new) is None
+    assert store.leftovers(filled) == [] and store.aliases(filled) == {}
+
+
+def test_a_realisation_is_written_once_and_read_back(tmp_path):
+    store.write_realisation(tmp_path, KEY_A, {"0": "x" * 64})
+    store.write_realisation(tmp_path, KEY_A, {"0": "y" * 64})  # the first one predicts
+    assert store.read_realisation(tmp_path, KEY_A) == {"0": "x" * 64}
+    assert store.read_realisation(tmp_path, KEY_B) == {}
 
 
 def test_check_passes_intact_entries(filled):
@@ -80,8 +95,10 @@ def test_unused_entries_and_leftovers_are_listed_and_pruned(filled):
     (filled / "tmpabc123").mkdir()
     (filled / "tmpabc123" / "half").write_bytes(b"x" * 10)
     (filled / f"{'c' * 64}.sha256").write_text("")  # a seal whose entry is gone
-    assert store.unused(filled, [KEY_A]) == [KEY_B]
-    assert {p.name for p in store.leftovers(filled)} == {"tmpabc123", f"{'c' * 64}.sha256"}
+    (filled / f"{'e' * 64}_weights.npz").write_bytes(b"half")  # an interrupted writer's
+    assert store.unused(filled, [KEY_A, "e" * 64]) == [KEY_B]
+    assert {p.name for p in store.leftovers(filled)} == {"tmpabc123", f"{'c' * 64}.sha256",
+                                                         f"{'e' * 64}_weights.npz"}
     freed = store.prune(filled, [KEY_B])
     assert freed > len(b"measures of b")
     assert sorted(store.entries(filled)) == [KEY_A] and store.leftovers(filled) == []
@@ -173,6 +190,7 @@ def test_verify_remove_refuses_while_a_run_holds_the_directory(tmp_path, monkeyp
 def test_links_to_entries_that_are_gone_are_found(filled, tmp_path):
     """After an entry is set aside or pruned, its results/ link dangles: Snakemake cannot stat
     it ("Unable to obtain modification time"), so the workflow removes such links first."""
+    store.seal(filled)
     results = tmp_path / "results"
     (results / "cells").mkdir(parents=True)
     kept = results / "cells/a.npz"
@@ -238,12 +256,12 @@ def test_the_audit_draws_entries_of_this_run_per_experiment_and_never_a_download
             link.symlink_to(out)
     candidates = store.entries(root)
     experiment = {"1": "e6", "2": "e6", "4": "e3", "5": "e5", "6": "e4"}
-    once = audit.draw(candidates, 1, seed=3, per_experiment=True)
+    once, _ = audit.draw(candidates, 1, seed=3, per_experiment=True)
     assert sorted(experiment[k[0]] for k in once) == ["e3", "e4", "e5", "e6"]
-    assert audit.draw(candidates, 1, seed=3, per_experiment=True) == once
-    twice = audit.draw(candidates, 2, seed=3, per_experiment=True)
+    assert audit.draw(candidates, 1, seed=3, per_experiment=True)[0] == once
+    twice, _ = audit.draw(candidates, 2, seed=3, per_experiment=True)
     assert sorted(k[0] for k in twice) == ["1", "2", "4", "5", "6"]
-    assert sorted(k[0] for k in audit.draw(candidates, 10, seed=0)) == ["1", "2", "4", "5", "6"]
+    assert sorted(k[0] for k in audit.draw(candidates, 10, seed=0)[0]) == ["1", "2", "4", "5", "6"]
 
 
 def test_an_audit_with_nothing_to_draw_is_one_line_or_an_empty_table(tmp_path):
@@ -265,3 +283,33 @@ def test_an_audit_with_nothing_to_draw_is_one_line_or_an_empty_table(tmp_path):
     assert workflow.returncode == 0, workflow.stderr
     table = pd.read_parquet(out)
     assert table.empty and {"key", "ok", "recomputed", "seed"} <= set(table.columns)
+
+
+def test_the_audit_draws_within_its_budget_cheapest_experiments_first(tmp_path, monkeypatch):
+    """Entries of three experiments with recorded costs: within 100 s the two cheap
+    experiments are drawn and the one whose every entry costs more than what is left is left
+    out; with no budget each experiment gives one; an unaffordable budget leaves all out."""
+    monkeypatch.chdir(tmp_path)
+    costs = {"e1": [5.0, 8.0], "e3": [40.0, 90.0], "e6": [700.0, 900.0]}
+    candidates = {}
+    for exp, seconds in costs.items():
+        for i, s in enumerate(seconds):
+            key = f"{exp}{i}".ljust(64, "0")
+            out = tmp_path / "results" / f"{exp}_{i}.parquet"
+            out.parent.mkdir(exist_ok=True)
+            entry = tmp_path / f"{key}_measures.parquet"
+            entry.write_bytes(b"x")
+            out.symlink_to(entry)
+            record = tmp_path / f"{key}_record.json"
+            record.write_text(json.dumps({"s": s, "argv": [
+                "entropic-bound", "measure-grid", "--record",
+                f"results/benchmarks/measure_grid_cells/{exp}/x.json", "--out", str(out)]}))
+            candidates[key] = [entry, record]
+    chosen, left_out = audit.draw(candidates, 1, seed=3, per_experiment=True,
+                                  budget_seconds=100)
+    assert [k[:2] for k in chosen] == ["e1", "e3"] and left_out == ["e6"]
+    assert sum(json.loads(candidates[k][1].read_text())["s"] for k in chosen) <= 100
+    chosen, left_out = audit.draw(candidates, 1, seed=3, per_experiment=True)
+    assert sorted(k[:2] for k in chosen) == ["e1", "e3", "e6"] and left_out == []
+    assert audit.draw(candidates, 1, seed=3, per_experiment=True, budget_seconds=1)[1] == [
+        "e1", "e3", "e6"]

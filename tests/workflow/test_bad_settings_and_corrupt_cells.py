@@ -77,3 +77,17 @@ def test_a_source_missing_its_fields_fails_validation(quick_run, source, missing
     assert out.returncode != 0
     text = out.stdout + out.stderr
     assert "Error validating config" in text and f"'{missing}' is a required property" in text
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda p: p.write_text("not a folder"), "is a file; expected a folder"),
+    (lambda p: (p.parent / "ro").write_text("") or None, "cannot be made"),
+])
+def test_a_store_path_that_cannot_serve_fails_in_one_line(quick_run, tmp_path, make, says):
+    target = tmp_path / "store"
+    make(target)
+    path = target if target.exists() else tmp_path / "ro" / "store"  # under a file
+    out = snakemake(quick_run, "-n", *QUICK, "--config", f"store={path}", check=False)
+    assert out.returncode != 0
+    line = next(x for x in (out.stdout + out.stderr).splitlines() if "config store=" in x)
+    assert f"config store={path}: {says}" in line and "Traceback" not in out.stderr

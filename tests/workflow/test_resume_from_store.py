@@ -1,9 +1,12 @@
 """The store through Snakemake (the quick profile's own store, results/store): a run fills it,
 a fresh clone given only the store fetches every stored job and writes identical tables, a
-corrupt entry is caught and recomputed, and an edit misses exactly its own rule's entries."""
+corrupt entry is caught and recomputed, an entry under another job's key is refused, an edit
+that changes no code re-keys nothing and a code edit misses exactly its own rule's entries, a
+changed corpus text re-keys that corpus's jobs alone, and two runs share one store."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -109,7 +112,38 @@ def test_a_corrupt_entry_is_set_aside_and_recomputed(quick_run, tmp_path):
         pd.testing.assert_frame_equal(ours[name], theirs[name], check_exact=True, obj=name)
 
 
+def new_entries(root, before) -> list[dict]:
+    """The records of the entries in store ``root`` that are not in ``before``."""
+    return [json.loads(f.read_text()) for key, files in store.entries(root).items()
+            if key not in before for f in files if f.name.endswith("_record.json")]
+
+
+def test_comments_docstrings_and_layout_re_key_no_entry(clone_with_store):
+    """Early cutoff at the source: modules every stored job imports (atomic, cli) and the one
+    every teacher is drawn with, edited in everything but their code."""
+    edits = {
+        "src/entropic_bound/data/teachers.py": lambda t: t.replace('"""', '"""Edited. ', 1)
+        + "\n# a comment\n",
+        "src/entropic_bound/plumbing/atomic.py": lambda t: t.replace('"""', '"""Edited. ', 1)
+        + "\n# a comment\n",
+        "src/entropic_bound/cli.py": lambda t: t.replace('"""', '"""Edited. ', 1)
+        .replace("import argparse", "import argparse  # the parser", 1) + "\n\n\n",
+    }
+    originals = {m: (clone_with_store / m).read_text() for m in edits}
+    try:
+        for module, edit in edits.items():
+            assert edit(originals[module]) != originals[module]
+            (clone_with_store / module).write_text(edit(originals[module]))
+        plan = store_plan(clone_with_store, "--forceall")
+    finally:
+        for module, text in originals.items():
+            (clone_with_store / module).write_text(text)
+    assert {rule: c["fetched"] for rule, c in plan.items()} == STORED
+    assert not any(c["computed"] for c in plan.values()), plan
+
+
 @pytest.mark.parametrize("module, missed", [
+    ("src/entropic_bound/training/lm.py", {"train_lm_cells": 24}),
     ("src/entropic_bound/measures/grid.py", {"measure_grid_cells": 11}),
     ("src/entropic_bound/measures/heads.py", {"train_lm_cells": 24}),
     ("src/entropic_bound/commands/estimate_e4.py", {"estimate_e4_data": 22}),
@@ -117,12 +151,14 @@ def test_a_corrupt_entry_is_set_aside_and_recomputed(quick_run, tmp_path):
 ])
 def test_an_edit_misses_exactly_the_entries_of_the_rules_that_run_it(clone_with_store, module,
                                                                        missed):
-    """docs/design.md's examples against the store: a measure edit misses the measures, not
-    training; one command's module only its own rule; a template edit misses nothing."""
+    """docs/design.md's examples against the store: E6's training code misses E6's training
+    entries and nothing of E1-E5; a measure edit misses the measures, not training; one
+    command's module only its own rule; a template edit misses nothing."""
     path = clone_with_store / module
     original = path.read_text()
     try:
-        path.write_text(original + "\n# an edit\n")
+        path.write_text(original + ("\n_EDITED = True\n" if module.endswith(".py")
+                                    else "\n{# an edit #}\n"))
         plan = store_plan(clone_with_store, "--forceall")
     finally:
         path.write_text(original)
@@ -161,3 +197,84 @@ def test_the_audit_recomputes_entries_and_fails_on_a_planted_wrong_one(clone_wit
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "DIFFERS" in bad.stderr, bad.stderr
     assert f"_measures.parquet:{column}" in bad.stderr
+
+
+def test_a_changed_corpus_text_re_keys_that_corpus_and_no_other(run_copy):
+    """shakespeare's text changes (with its provenance, as a refetch writes both). Past
+    e6.max_chars the tokens stay byte-identical: the rerun tokenizer's output keys every LM
+    cell as before (early cutoff), and nothing new is stored. Within them the tokens change,
+    and with them the key of each of its LM cells; no other corpus's."""
+    corpus = run_copy / "results/corpora/shakespeare"
+    original = (corpus / "text.txt").read_text()
+    root = run_copy / "results/store"
+    for text, cells in ((original + "\nEXEUNT, past the characters kept.\n", 0),
+                        ("A new first line of text.\n" + original, 4)):
+        provenance = json.loads((corpus / "provenance.json").read_text())
+        provenance["text_sha256"] = hashlib.sha256(text.encode()).hexdigest()
+        (corpus / "text.txt").write_text(text)
+        (corpus / "provenance.json").write_text(json.dumps(provenance))
+        # a dry run cannot know the new tokens yet: their cells wait for the tokenizer
+        plan = store_plan(run_copy)
+        assert {rule: dict(c) for rule, c in plan.items()} == {"train_lm_cells": {"computed": 4}}
+        before = set(store.entries(root))
+        out = snakemake(run_copy, *QUICK)
+        made = new_entries(root, before)
+        assert len(made) == cells, out.stdout[-2000:]
+        assert all(r["argv"][1] == "train-lm" and '"corpus": "shakespeare"' in " ".join(r["argv"])
+                   for r in made), [r["argv"][:4] for r in made]
+
+
+def test_an_entry_under_another_jobs_key_is_refused_and_recomputed(clone_with_store, quick_run,
+                                                                   tmp_path):
+    """Two measure entries swapped and resealed, so that only their records can tell: each is
+    refused in one line naming what its record writes, set aside, and recomputed."""
+    work = copy_workflow(tmp_path / "w")
+    shutil.copytree(clone_with_store / "results/store", work / "results/store")
+    root = work / "results/store"
+    a, b = [k for k, fs in sorted(store.entries(root).items())
+            if any(f.name.endswith("_measures.parquet") for f in fs)][:2]
+    for old, new in ((a, "swap"), (b, a), ("swap", b)):
+        for f in root.glob(f"{old}[._]*"):
+            f.rename(root / f.name.replace(old, new, 1))
+    for key in (a, b):
+        (root / f"{key}.sha256").unlink()
+        store.seal_entry(root, key)
+    out = snakemake(work, *QUICK)
+    refused = re.findall(r"store entry set aside to \S+ and recomputed: \S+/(\w+)\*: its record "
+                         r"writes .*", out.stdout + out.stderr)
+    assert sorted(set(refused)) == sorted([a, b])  # Snakemake echoes its log to both streams
+    assert store.check(root) == []
+    assert len(list((work / "results/quarantine/store").glob("*.sha256"))) == 2
+    ours, theirs = tables(work), tables(quick_run)
+    # the audit draws within a budget of recorded cost, and the two recomputed entries
+    # recorded their own: it may draw others, and what it draws must agree
+    assert ours.pop("audit.parquet")["ok"].all() and theirs.pop("audit.parquet")["ok"].all()
+    for name in ours:
+        pd.testing.assert_frame_equal(ours[name], theirs[name], check_exact=True, obj=name)
+
+
+def test_two_runs_on_one_empty_store_at_once_lose_and_corrupt_nothing(quick_run, tmp_path):
+    """Two clones, one store folder, one core each, started together: both finish, every
+    entry is written whole and sealed, none twice (a run waits on the key another computes
+    and then fetches it), and both build the same tables."""
+    shared = tmp_path / "store"
+    works = [copy_workflow(tmp_path / name) for name in ("a", "b")]
+    for work in works:  # the download cache is not a rule output: no refetch
+        shutil.copytree(quick_run / "results/corpora/downloads",
+                        work / "results/corpora/downloads")
+    runs = [subprocess.Popen([sys.executable, "-m", "snakemake", *QUICK, "--cores", "1",
+                              "--config", f"store={shared}"], cwd=work,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for work in works]
+    logs = [run.communicate(timeout=1800)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], [log[-3000:] for log in logs]
+    entries = store.entries(shared)
+    assert len(entries) == sum(STORED.values())
+    assert store.check(shared) == [] and store.leftovers(shared) == []
+    assert all(store.is_sealed(shared, key) for key in entries)
+    moved = sum(log.count("to cache.") for log in logs)
+    assert moved == sum(len(files) for files in entries.values())
+    first, second = (tables(work) for work in works)
+    assert first.keys() == second.keys() and len(first) >= 17
+    for name in first:
+        pd.testing.assert_frame_equal(first[name], second[name], check_exact=True, obj=name)

@@ -13,9 +13,10 @@ from entropic_bound.plumbing.settings import (
     fixed_operators,
     typed_overrides,
 )
-from entropic_bound.data.corpora import corpus_pin as lock_entry_of_corpus
+from entropic_bound.data.corpus_lock import corpus_pin as lock_entry_of_corpus
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.plumbing import store as job_store
+from entropic_bound.plumbing.store_cache import install as install_store
 from entropic_bound.plumbing.device import resolve_device
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -24,27 +25,35 @@ config.update(typed_overrides(config))
 check_profile_overlay(config)
 validate(config, schema="../../src/entropic_bound/config.schema.yaml")
 
-# The device, resolved once (auto -> cuda or cpu): the rules' `gpu` resource, the jobs' params
-# and so their store keys name the device the jobs will use.
-DEVICE = resolve_device(config["device"])
+# The device, resolved once, by the main process (auto -> cuda or cpu), and handed to the job
+# steps of a cluster run (envvars), whose nodes may see another device: the rules' `gpu`
+# resource, the jobs' params and so their store keys name the device the main process planned.
+DEVICE_VARIABLE = "ENTROPIC_BOUND_DEVICE"
+if workflow.is_main_process or DEVICE_VARIABLE not in os.environ:
+    os.environ[DEVICE_VARIABLE] = resolve_device(config["device"])
+DEVICE = os.environ[DEVICE_VARIABLE]
+
+
+envvars:
+    DEVICE_VARIABLE,
+
 
 # The store: Snakemake's between-workflow cache of every `cache: True` rule (the profiles turn
-# it on), in the folder config["store"] (the repository's store/ at the paper's settings). An
-# absolute path: Snakemake links each fetched output to it. Before any job is planned, every
-# sealed entry is checked against its sha256 and a failing one is set aside (so it is
-# recomputed, never read); entries written since the last seal are sealed
-# (entropic_bound.plumbing.store). Only the main process does this, not a cluster job.
+# it on), in the folder config["store"] (the repository's store/ at the paper's settings),
+# keyed by content and served by entropic_bound.plumbing.store_cache (installed here, before
+# Snakemake makes its cache). An absolute path: Snakemake links each fetched output to it.
+# Before any job is planned, every sealed entry is checked against its sha256 and a failing one
+# is set aside (so it is recomputed, never read). Only the main process does this, not a job
+# step of a cluster run.
 STORE = os.path.abspath(config["store"])
-STORE_QUARANTINE = "results/quarantine/store"
 os.environ[OUTPUT_CACHE_VARIABLE] = STORE  # $SNAKEMAKE_OUTPUT_CACHE, read as the DAG is built
+install_store(config["store"])
 if workflow.is_main_process:
-    os.makedirs(STORE, exist_ok=True)
-    for problem in job_store.check(STORE, STORE_QUARANTINE):
+    for problem in job_store.check(STORE, job_store.QUARANTINE):
         logger.warning(
-            f"store entry set aside to {STORE_QUARANTINE} and recomputed: "
+            f"store entry set aside to {job_store.QUARANTINE} and recomputed: "
             + problem.line(config["store"])
         )
-    job_store.seal(STORE)
     gone = job_store.dangling_links("results", STORE)
     for link in gone:
         link.unlink()

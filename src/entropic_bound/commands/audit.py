@@ -14,6 +14,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="draw count entries of each experiment instead of the whole store")
     p.add_argument("--keys", nargs="+", default=None, metavar="KEY",
                    help="audit these entries (key prefixes) instead of a random draw")
+    p.add_argument("--budget-seconds", type=float, default=None, metavar="S",
+                   help="with --per-experiment: draw within S seconds of recorded job time, "
+                        "experiments cheapest first; one that does not fit is left out")
     p.add_argument("--seed", type=int, default=0, help="seed of the draw (printed)")
     p.add_argument("--store", default="store", help="the store folder")
     p.add_argument("--out", default=None, help="also write the outcomes as parquet")
@@ -32,7 +35,9 @@ def run(a: argparse.Namespace) -> None:
 
     if a.count < 1:
         sys.exit("audit: count must be at least 1")
-    outcomes = audit(a.store, a.count, a.seed, keys=a.keys, per_experiment=a.per_experiment)
+    outcomes, left_out = audit(a.store, a.count, a.seed, keys=a.keys,
+                               per_experiment=a.per_experiment,
+                               budget_seconds=a.budget_seconds)
     if not outcomes:
         line = (f"audit: no entry of this run with a record in {a.store}"
                 + (f" whose key starts with {' or '.join(a.keys)}" if a.keys else "")
@@ -43,6 +48,7 @@ def run(a: argparse.Namespace) -> None:
     if a.out:
         columns = [f.name for f in fields(Outcome)]
         write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes], columns=columns)
-                      .assign(seed=a.seed))
+                      .assign(seed=a.seed, budget_seconds=a.budget_seconds,
+                              left_out=", ".join(left_out)))
     if not all(o.ok for o in outcomes) and not a.exit_zero:
         sys.exit(1)

@@ -1,23 +1,98 @@
-"""The store of job outputs: check its entries, seal new ones, list or prune unused ones."""
+"""The store of job outputs: check its entries, seal hand-copied ones, list or prune unused ones,
+price what the working tree re-keys, adopt entries stored under Snakemake's provenance hashes."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+ACTIONS = {
+    "check": "every sealed entry against its sha256 (exit 1 on a failure)",
+    "seal": "seal entries copied in by hand (a run seals what it stores)",
+    "unused": "entries no job of the current DAG uses, and leftovers (--remove deletes them)",
+    "rekeys": "per experiment, the stored entries the working tree no longer finds (their "
+              "jobs would be recomputed), with their job-hours from the records; run before a "
+              "commit that touches code a stored job runs",
+    "migrate": "run the DAG (after --: Snakemake's options) adopting every entry stored under "
+               "its job's Snakemake provenance hash by an alias, after its seal and record are "
+               "checked; trains nothing that is stored",
+}
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=["check", "seal", "unused"],
-                   help="check: every sealed entry against its sha256 (exit 1 on a failure); "
-                        "seal: write the sha256 of entries not yet sealed (before a commit); "
-                        "unused: entries no job of the current DAG uses (--remove deletes "
-                        "them and leftover tmp folders); after --, the snakemake options of "
-                        "your run (profile, --config) that define the DAG")
+    p.add_argument("action", choices=list(ACTIONS),
+                   help="; ".join(f"{k}: {v}" for k, v in ACTIONS.items()) + ". After --, the "
+                        "snakemake options of your run (profile, --config) that define the DAG")
     p.add_argument("--store", default="store", help="the store folder")
     p.add_argument("--set-aside", default=None, metavar="FOLDER",
                    help="check: move failing entries here (the workflow's start uses "
                         "results/quarantine/store)")
     p.add_argument("--remove", action="store_true", help="unused: delete them")
+
+
+def rekeys(store_dir: str, snakemake_args: list[str]) -> None:
+    """Print, per experiment, the DAG's stored jobs that the store serves, those to compute,
+    those unknown until their upstream jobs run, and the entries no job finds any more (an
+    entry whose record writes the outputs of a job whose key is unknown is not counted as
+    re-keyed: it may still be that job's)."""
+    import json
+    from collections import defaultdict
+    from pathlib import Path
+
+    from entropic_bound.plumbing import store
+    from entropic_bound.plumbing.experiments import experiment_of, experiment_of_record
+    from entropic_bound.plumbing.store_dag import lookups
+
+    found = lookups(snakemake_args)
+    used = {name for r in found for name in (r["key"], r["entry"]) if name}
+    rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for r in found:
+        exp = experiment_of(r["rule"], Path(r["output"]).parts)
+        kind = "fetched" if r["entry"] else ("unknown" if r["key"] is None else "to compute")
+        rows[exp][kind] += 1
+    waiting = {r["output"] for r in found if r["key"] is None}
+    rekeyed = []
+    for key in (k for k in store.unused(store_dir, used) if not k.endswith(store.ALIAS)):
+        record = next((f for f in store.entries(store_dir)[key]
+                       if f.name.endswith("_record.json")), None)
+        argv = json.loads(record.read_text())["argv"] if record else []
+        if waiting & set(argv):
+            continue  # perhaps the entry of a job whose key is not known yet
+        rekeyed.append(key)
+        exp = experiment_of_record(argv[argv.index("--record") + 1]) if "--record" in argv \
+            else "other"
+        rows[exp]["re-keyed"] += 1
+        rows[exp]["re-keyed job-hours"] += (json.loads(record.read_text()).get("s", 0)
+                                            if record else 0) / 3600
+    columns = ["fetched", "to compute", "unknown", "re-keyed", "re-keyed job-hours"]
+    print(f"{'experiment':<11}" + "".join(f"{c:>20}" for c in columns))
+    for exp in sorted(rows):
+        print(f"{exp:<11}" + "".join(f"{rows[exp][c]:>20.2f}" if "hours" in c
+                                    else f"{int(rows[exp][c]):>20}" for c in columns))
+    total = {c: sum(r[c] for r in rows.values()) for c in columns}
+    print(f"{'all':<11}" + "".join(f"{total[c]:>20.2f}" if "hours" in c
+                                  else f"{int(total[c]):>20}" for c in columns))
+    print(f"{len(rekeyed)} of {len(store.entries(store_dir))} entries re-keyed "
+          f"({total['re-keyed job-hours']:.2f} job-hours), {int(total['unknown'])} jobs unknown "
+          "until their upstream jobs run (their keys read outputs no run has made yet)")
+
+
+def migrate(store_dir: str, snakemake_args: list[str]) -> None:
+    """Run Snakemake with the store's migration on; report the aliases it wrote."""
+    import os
+    import subprocess
+
+    from entropic_bound.plumbing import store
+    from entropic_bound.plumbing.store_cache import MIGRATE_VARIABLE
+
+    before = store.aliases(store_dir)
+    code = subprocess.call([sys.executable, "-m", "snakemake", *snakemake_args],
+                           env={**os.environ, MIGRATE_VARIABLE: "1"})
+    adopted = len(store.aliases(store_dir)) - len(before)
+    print(f"{adopted} entries adopted under their content keys; "
+          f"{len(store.entries(store_dir))} entries, {len(store.aliases(store_dir))} aliases")
+    if code:
+        sys.exit(code)
 
 
 def run(a: argparse.Namespace) -> None:
@@ -39,22 +114,26 @@ def run(a: argparse.Namespace) -> None:
                  len(problems) * bool(a.set_aside), a.store, len(problems))
         if problems:
             sys.exit(1)
+    elif a.action == "rekeys":
+        rekeys(a.store, a.passthrough)
+    elif a.action == "migrate":
+        migrate(a.store, a.passthrough)
     else:
         from entropic_bound.plumbing.store_dag import used_keys
 
-        keys = store.unused(a.store, used_keys(a.passthrough))
-        sizes = {k: sum(f.stat().st_size for f in files)
-                 for k, files in store.entries(a.store).items() if k in set(keys)}
-        for key in keys:
-            print(f"{key}  {sizes[key] / 1e6:.2f} MB")
+        names = store.unused(a.store, used_keys(a.passthrough))
+        files = store.entries(a.store)
+        sizes = {k: sum(f.stat().st_size for f in files.get(k, [])) for k in names}
+        for name in names:
+            print(f"{name}  {sizes[name] / 1e6:.2f} MB")
         leftovers = store.leftovers(a.store)
         for path in leftovers:
             print(f"{path.name}  (leftover)")
         total = sum(sizes.values()) / 1e6
         if a.remove:
-            freed = store.prune(a.store, keys)
-            log.info("removed %d unused entries and %d leftovers: %.2f MB", len(keys),
+            freed = store.prune(a.store, names)
+            log.info("removed %d unused entries and %d leftovers: %.2f MB", len(names),
                      len(leftovers), freed / 1e6)
         else:
             log.info("%d unused entries (%.2f MB) and %d leftovers; --remove deletes them",
-                     len(keys), total, len(leftovers))
+                     len(names), total, len(leftovers))

@@ -242,36 +242,64 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
 
 
 def draw(candidates: dict[str, list[Path]], count: int, seed: int,
-         per_experiment: bool = False) -> list[str]:
+         per_experiment: bool = False,
+         budget_seconds: float | None = None) -> tuple[list[str], list[str]]:
     """``count`` keys drawn with ``random.Random(seed)`` from the entries of this run (their
     outputs linked under ``results/``: an entry another commit's run left is not drawn) whose
-    command needs no network, or ``count`` of each experiment's (in experiment order)."""
+    command needs no network, or ``count`` of each experiment's (in experiment order); and the
+    experiments left out.
+
+    With ``budget_seconds`` (of recorded job time, the record's ``s``), experiments are taken
+    cheapest first (by their cheapest entry), each drawing at random among its entries that fit
+    an equal share of what is left of the budget (else its cheapest, if that fits what is
+    left); an experiment none of whose entries fits is left out."""
     commands = {key: _record(files)["argv"] for key, files in candidates.items()}
     keys = sorted(k for k, argv in commands.items()
                   if _command(argv) not in NETWORK_COMMANDS and _outputs(argv, candidates[k]))
     rng = random.Random(seed)
     if not per_experiment:
-        return rng.sample(keys, min(count, len(keys)))
+        return rng.sample(keys, min(count, len(keys))), []
     groups: dict[str, list[str]] = {}
     for key in keys:
         groups.setdefault(_experiment(commands[key]), []).append(key)
-    return [key for _, group in sorted(groups.items())
-            for key in rng.sample(group, min(count, len(group)))]
+    if budget_seconds is None:
+        return [key for _, group in sorted(groups.items())
+                for key in rng.sample(group, min(count, len(group)))], []
+    cost = {key: float(_record(candidates[key]).get("s", 0.0)) for key in keys}
+    order = sorted(groups, key=lambda e: (min(cost[k] for k in groups[e]), e))
+    chosen, left_out, left = [], [], float(budget_seconds)
+    for i, exp in enumerate(order):
+        share = left / (len(order) - i)
+        fits = [k for k in groups[exp] if cost[k] <= share]
+        cheapest = min(groups[exp], key=lambda k: (cost[k], k))
+        picked = (rng.sample(fits, min(count, len(fits))) if fits
+                  else [cheapest] if cost[cheapest] <= left else [])
+        if not picked:
+            left_out.append(exp)
+        chosen += picked
+        left -= sum(cost[k] for k in picked)
+    return chosen, left_out
 
 
 def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
           workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
-          per_experiment: bool = False) -> list[Outcome]:
+          per_experiment: bool = False,
+          budget_seconds: float | None = None) -> tuple[list[Outcome], list[str]]:
     """Recompute ``count`` entries of the store (of each experiment's, with
-    ``per_experiment``), drawn by :func:`draw`, or the entries whose keys start with one of
-    ``keys``, and compare each with the store (see the module's doc)."""
+    ``per_experiment``, within ``budget_seconds`` of recorded cost where given), drawn by
+    :func:`draw`, or the entries whose keys start with one of ``keys``, and compare each with
+    the store (see the module's doc). Returns the outcomes and the experiments left out."""
     root = Path(store_dir)
     candidates = {key: files for key, files in store.entries(root).items()
                   if any(f.name.endswith(RECORD_SUFFIX) for f in files)}
+    left_out: list[str] = []
     if keys:
         chosen = sorted(k for k in candidates if k.startswith(tuple(keys)))
     else:
-        chosen = draw(candidates, count, seed, per_experiment)
+        chosen, left_out = draw(candidates, count, seed, per_experiment, budget_seconds)
+        if left_out:
+            log.info("audit: left out by the budget of %g s: %s", budget_seconds,
+                     ", ".join(left_out))
     log.info("audit: %d of %d entries with a record, drawn with seed %d: %s", len(chosen),
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
     outcomes = []
@@ -285,4 +313,4 @@ def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
                 else "DIFFERS" if outcome.recomputed else "NOT RECOMPUTED",
                 outcome.max_abs_diff, outcome.max_rel_diff,
                 f"; {outcome.detail}" if outcome.detail else "")
-    return outcomes
+    return outcomes, left_out

@@ -1,28 +1,32 @@
-"""The store: job outputs kept by provenance, in the repository, so a run resumes anywhere.
+"""The store: job outputs kept by key, in the repository, so a run resumes anywhere.
 
 The store is Snakemake's between-workflow output cache (``cache: True`` rules, the folder named
-by ``$SNAKEMAKE_OUTPUT_CACHE``; workflow/rules/common.smk points it at ``config["store"]``).
-Snakemake names each entry by the job's provenance hash (sha256 over the rule's shell command,
-its params, the content of its source inputs, i.e. the code it executes, and the provenance
-hashes of the jobs it depends on) plus the output's suffix: ``<hash>_weights.npz``,
-``<hash>_record.json``, ``<hash>.parquet``. A job whose hash is in the store is fetched
-(symlinked into ``results/``) instead of run.
+by ``$SNAKEMAKE_OUTPUT_CACHE``; workflow/rules/common.smk points it at ``config["store"]``),
+keyed by content (:mod:`entropic_bound.plumbing.store_keys`, served by
+:mod:`entropic_bound.plumbing.store_cache`). An entry is the files ``<entry><suffix>`` of one
+job (``<entry>_weights.npz``, ``<entry>_record.json``, ...) and its seal; the files of this
+folder:
 
-What this module adds, because Snakemake's store trusts its files as they are:
+* ``<entry>.sha256``, the **seal**: the sha256 of each of the entry's files (``sha256sum``
+  format), written last when the entry is stored. Files without a seal are not an entry (an
+  interrupted writer's): no run reads them, :func:`leftovers` lists them.
+* ``<key>.alias``: the name of the entry that serves ``key`` (entries stored under Snakemake's
+  provenance hashes keep their names: :func:`resolve`).
+* ``realisations/<key>.json``: the digests of the outputs of a cheap job that is not stored
+  (teacher arrays, tokens) as made under ``key``, so that a dry run can predict the keys below
+  it before the data exist.
+* ``.locks/<key>`` (not committed): the lock a run holds while it computes ``key``.
 
-* **Seals.** ``<hash>.sha256`` beside each entry lists the sha256 of each of its files
-  (``sha256sum`` format). :func:`seal` writes it for entries that have none (each run's start
-  and end, and ``entropic-bound store seal`` before a commit) and makes every file 0644.
-* **Checks.** :func:`check` verifies every sealed entry before the run plans its jobs; an entry
-  whose file is missing, truncated or changed is moved, whole, to the quarantine folder
-  (reported one line each), so the run recomputes it instead of reading it; the links to
-  entries that are gone (:func:`dangling_links`) are removed, so Snakemake sees missing outputs.
-* **Housekeeping.** :func:`unused` and :func:`prune` find and remove the entries that no job of
-  the current DAG uses, and Snakemake's leftover ``tmp*`` folders of an interrupted store.
+What this module adds, because Snakemake's store trusts its files as they are: :func:`check`
+verifies every sealed entry before the run plans its jobs and moves a failing one, whole, to the
+quarantine folder (one line each), so the run recomputes it; the links to entries that are gone
+(:func:`dangling_links`) are removed; :func:`unused` and :func:`prune` find and remove what no
+job of the current DAG uses.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -33,6 +37,9 @@ from pathlib import Path
 from entropic_bound.plumbing.digests import sha256_file
 
 SEAL = ".sha256"
+ALIAS = ".alias"
+REALISATIONS = "realisations"
+QUARANTINE = "results/quarantine/store"  # relative to the workflow's directory
 ENTRY = re.compile(r"^(?P<key>[0-9a-f]{64})(?P<suffix>.*)$")
 FILE_MODE = 0o644
 
@@ -56,7 +63,7 @@ def entries(store: str | os.PathLike[str]) -> dict[str, list[Path]]:
         return found
     for path in sorted(root.iterdir()):
         m = ENTRY.match(path.name)
-        if m and path.is_file() and m.group("suffix") != SEAL:
+        if m and path.is_file() and m.group("suffix") not in (SEAL, ALIAS):
             found.setdefault(m.group("key"), []).append(path)
     return found
 
@@ -70,30 +77,89 @@ def read_seal(seal: Path) -> dict[str, str]:
     return listed
 
 
-def seal(store: str | os.PathLike[str]) -> list[str]:
-    """Seal every entry that has no seal, or has files its seal does not list; make every file
-    0644. Returns the keys sealed. A file that vanishes meanwhile (a run beside this one) is
-    left for the next seal."""
-    done = []
+def seal_entry(store: str | os.PathLike[str], key: str) -> None:
+    """Write the seal of entry ``key`` (after its files, which makes it an entry) and make
+    each of its files 0644."""
     root = Path(store)
-    for key, files in entries(root).items():
-        path = root / f"{key}{SEAL}"
-        try:
-            listed = read_seal(path) if path.exists() else {}
-            if listed and set(listed) >= {f.name for f in files}:
-                continue
-            lines = []
-            for f in files:
-                os.chmod(f, FILE_MODE)
-                lines.append(f"{listed.get(f.name) or sha256_file(f)}  {f.name}")
-        except FileNotFoundError:
-            continue
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text("\n".join(lines) + "\n")
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-        done.append(key)
+    lines = []
+    for f in entries(root).get(key, []):
+        os.chmod(f, FILE_MODE)
+        lines.append(f"{sha256_file(f)}  {f.name}")
+    path = root / f"{key}{SEAL}"
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    os.chmod(tmp, FILE_MODE)
+    os.replace(tmp, path)
+
+
+def seal(store: str | os.PathLike[str]) -> list[str]:
+    """Seal every unsealed entry (files copied in by hand: ``entropic-bound store seal``);
+    returns their keys. A run seals what it stores itself."""
+    root = Path(store)
+    done = [key for key in entries(root) if not is_sealed(root, key)]
+    for key in done:
+        seal_entry(root, key)
     return done
+
+
+def is_sealed(store: str | os.PathLike[str], key: str) -> bool:
+    return (Path(store) / f"{key}{SEAL}").is_file()
+
+
+def check_entry(store: str | os.PathLike[str], key: str) -> str | None:
+    """Why sealed entry ``key`` fails its seal, or None when every file matches."""
+    root = Path(store)
+    return _problem(root, key, read_seal(root / f"{key}{SEAL}"))
+
+
+def aliases(store: str | os.PathLike[str]) -> dict[str, str]:
+    """Key -> the entry that serves it, for every alias in ``store``."""
+    root = Path(store)
+    return {p.name.removesuffix(ALIAS): p.read_text().strip()
+            for p in (sorted(root.glob(f"*{ALIAS}")) if root.is_dir() else [])}
+
+
+def write_alias(store: str | os.PathLike[str], key: str, entry: str) -> None:
+    path = Path(store) / f"{key}{ALIAS}"
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(entry + "\n")
+    os.chmod(tmp, FILE_MODE)
+    os.replace(tmp, path)
+
+
+def resolve(store: str | os.PathLike[str], key: str) -> str | None:
+    """The sealed entry that serves ``key``: ``key`` itself, or its alias's target; None."""
+    root = Path(store)
+    if is_sealed(root, key):
+        return key
+    alias = root / f"{key}{ALIAS}"
+    if alias.is_file():
+        entry = alias.read_text().strip()
+        if is_sealed(root, entry):
+            return entry
+    return None
+
+
+def read_realisation(store: str | os.PathLike[str], key: str) -> dict[str, str]:
+    """Output name -> sha256 of the cheap job realised under ``key`` ({} if none)."""
+    path = Path(store) / REALISATIONS / f"{key}.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def write_realisation(store: str | os.PathLike[str], key: str,
+                      digests: dict[str, str]) -> None:
+    """Record what a cheap job made under ``key``; an existing record is kept (the first
+    realisation predicts; a run never fetches by a prediction, so a machine whose job made
+    other bytes only recomputes what reads them)."""
+    folder = Path(store) / REALISATIONS
+    path = folder / f"{key}.json"
+    if path.is_file():
+        return
+    folder.mkdir(exist_ok=True)
+    tmp = folder / f".{key}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+    os.chmod(tmp, FILE_MODE)
+    os.replace(tmp, path)
 
 
 def _problem(root: Path, key: str, listed: dict[str, str]) -> str | None:
@@ -147,34 +213,40 @@ def dangling_links(results: str | os.PathLike[str],
 
 
 def unused(store: str | os.PathLike[str], used: Iterable[str]) -> list[str]:
-    """Keys of the entries in ``store`` that are not in ``used`` (the current DAG's)."""
+    """Entries and aliases in ``store`` that serve no key in ``used`` (the current DAG's)."""
     keep = set(used)
-    return sorted(key for key in entries(store) if key not in keep)
+    served = {entry for key, entry in aliases(store).items() if key in keep}
+    return sorted([key for key in entries(store) if key not in keep | served]
+                  + [f"{key}{ALIAS}" for key in aliases(store) if key not in keep])
 
 
 def leftovers(store: str | os.PathLike[str]) -> list[Path]:
-    """Snakemake's temporary folders (``tmp*``) left in the store by an interrupted store step,
-    and seals whose entry is gone."""
+    """What no run reads: Snakemake's temporary folders (``tmp*``) and unsealed files of an
+    interrupted store step, seals whose entry is gone, aliases whose entry is gone."""
     root = Path(store)
     if not root.is_dir():
         return []
-    keys = set(entries(root))
+    found = entries(root)
     return sorted([p for p in root.glob("tmp*") if p.is_dir()]
-                  + [p for p in root.glob(f"*{SEAL}") if p.name.removesuffix(SEAL) not in keys])
+                  + [f for key, files in found.items() if not is_sealed(root, key)
+                     for f in files]
+                  + [p for p in root.glob(f"*{SEAL}") if p.name.removesuffix(SEAL) not in found]
+                  + [root / f"{k}{ALIAS}" for k, e in aliases(root).items()
+                     if not is_sealed(root, e)])
 
 
-def prune(store: str | os.PathLike[str], keys: Iterable[str]) -> int:
-    """Remove the entries ``keys`` and every leftover; returns the bytes freed."""
+def prune(store: str | os.PathLike[str], names: Iterable[str]) -> int:
+    """Remove the entries (and aliases) ``names`` and every leftover; returns bytes freed."""
     root, freed = Path(store), 0
-    for key in keys:
-        for path in root.glob(f"{key}*"):
+    for name in names:
+        for path in [root / name] if name.endswith(ALIAS) else root.glob(f"{name}[._]*"):
             freed += path.stat().st_size
             path.unlink()
     for path in leftovers(root):
         if path.is_dir():
             freed += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
             shutil.rmtree(path)
-        else:
+        elif path.exists():
             freed += path.stat().st_size
             path.unlink()
     return freed

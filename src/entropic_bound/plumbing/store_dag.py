@@ -1,33 +1,37 @@
 """What the store holds of the current DAG, asked of Snakemake itself.
 
-A dry run makes Snakemake look each cached job up in the store. With ``--verbose`` it logs
-each entry it finds ("Output file ... exists as <entry> in the cache"): those entries are in
-use (:func:`used_keys`); the rest of the store is what ``entropic-bound store unused`` lists.
-For every planned cached job it says whether its output "will be obtained from" or "will be
-written to" the store (:func:`store_plan`): a run wholly in the store plans to write none.
-Run with the options of the run that defines the DAG (profile, ``--config``), from the
-workflow's directory.
+A dry run makes Snakemake look each stored job up in the store; the store's cache
+(:mod:`entropic_bound.plumbing.store_cache`) writes each lookup to a ledger: the job's rule,
+its key (None where it waits for upstream outputs that cannot be predicted) and the entry that
+serves it (:func:`lookups`). The entries no lookup finds are what ``entropic-bound store
+unused`` lists and ``store rekeys`` prices. For every planned stored job Snakemake says whether
+its output "will be obtained from" or "will be written to" the store (:func:`store_plan`): a
+run wholly in the store plans to write none. Run with the options of the run that defines the
+DAG (profile, ``--config``), from the workflow's directory.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
-from entropic_bound.plumbing.store import ENTRY
-
-FOUND = re.compile(r"exists as (\S+) in the cache")
+LEDGER_VARIABLE = "ENTROPIC_BOUND_STORE_LEDGER"  # read by plumbing.store_cache
 RULE = re.compile(r"^(?:local)?rule (\w+):")
 PLANNED = re.compile(r"will be (obtained from|written to) global between-workflow cache")
 
 
-def _dry_run(snakemake_args: list[str], workdir: str | Path) -> str:
+def _dry_run(snakemake_args: list[str], workdir: str | Path,
+             env: dict[str, str] | None = None) -> str:
     """The log of ``snakemake -n <snakemake_args>``; one line naming the command on failure."""
     cmd = [sys.executable, "-m", "snakemake", "-n", *snakemake_args]
-    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
     if proc.returncode:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
         raise SystemExit(f"the dry run that asks the store failed ({' '.join(cmd[2:])}):\n"
@@ -35,14 +39,26 @@ def _dry_run(snakemake_args: list[str], workdir: str | Path) -> str:
     return proc.stdout + proc.stderr
 
 
+def lookups(snakemake_args: list[str], workdir: str | Path = ".") -> list[dict]:
+    """One record per stored job of the whole DAG of ``snakemake <snakemake_args>`` (a
+    ``--forceall`` dry run): ``rule``, ``output`` (its first), ``key`` (None: unknown until its
+    upstream jobs run) and ``entry`` (the entry that serves it, None: not stored)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger = Path(tmp) / "ledger.jsonl"
+        _dry_run(["--forceall", *snakemake_args], workdir, {LEDGER_VARIABLE: str(ledger)})
+        lines = ledger.read_text().splitlines() if ledger.exists() else []
+    found = {}
+    for line in lines:
+        record = json.loads(line)
+        found[record["output"]] = record  # a job asked twice: its last answer
+    return list(found.values())
+
+
 def used_keys(snakemake_args: list[str], workdir: str | Path = ".") -> set[str]:
-    """Keys of the entries the DAG of ``snakemake <snakemake_args>`` would fetch."""
-    keys = set()
-    for m in FOUND.finditer(_dry_run(["--forceall", "--verbose", *snakemake_args], workdir)):
-        name = m.group(1).rsplit("/", 1)[-1]
-        if entry := ENTRY.match(name):
-            keys.add(entry.group("key"))
-    return keys
+    """The keys the DAG of ``snakemake <snakemake_args>`` asks for, and the entries serving
+    them."""
+    return {name for r in lookups(snakemake_args, workdir) for name in (r["key"], r["entry"])
+            if name}
 
 
 def store_plan(snakemake_args: list[str], workdir: str | Path = ".") -> dict[str, Counter]:

@@ -1,0 +1,362 @@
+"""Snakemake's between-workflow cache with content keys, seals, record checks and key locks.
+
+A small extension of Snakemake 9.27 (``snakemake/caching/local.py``), pinned to that series and
+installed by :func:`install` while the workflow loads (``workflow/rules/common.smk``), in the
+place where Snakemake looks its local cache class up. What it changes:
+
+* **The key** is :func:`entropic_bound.plumbing.store_keys.store_key` of the job (its shell
+  command, params, software and the digests of its inputs, upstream outputs by content) instead
+  of Snakemake's provenance hash, which chains through every upstream job's hash.
+* **Predictions.** A dry run, and the main process of a cluster run that decides which jobs to
+  fetch, cannot read upstream outputs that do not exist yet. It predicts them: a stored
+  upstream job's output by its entry's seal; another upstream job's output by its
+  *realisation*, ``realisations/<key>.json`` in the store, the digests that job's outputs had
+  when it last ran under that key (written whenever a run reads them). Where neither exists the
+  key is unknown and the dry run says when it will be looked up. A run fetches only by keys
+  computed from the files themselves, never by a prediction.
+* **Aliases.** ``<key>.alias`` names the entry that serves ``key`` when the entry keeps an older
+  name (the entries migrated from Snakemake's provenance hashes keep their files and names, so
+  git moves no bytes).
+* **Seals.** An entry exists once its seal (``<entry>.sha256``) is written, last, by the store
+  step; an interrupted writer leaves unsealed files no run reads (``store unused`` lists them).
+* **Records checked at fetch.** An entry whose record ran a command that writes other outputs
+  than this job's (an entry under another job's key) is set aside and the job recomputed.
+* **Cluster runs.** Snakemake fetches and stores only in its local executor. With another
+  executor the main process routes each job whose entry it finds in the store to its local
+  executor, out of any submission group (:func:`extend_dag`), so the job is
+  fetched, not submitted; the job steps of the jobs it submits run with ``--cache`` and store
+  under the same keys, since a key reads files, not the shape of the DAG. A job whose key
+  depends on outputs not yet made when the DAG is planned is submitted, and its job step
+  fetches it if it is stored.
+* **Key locks.** A job that misses the store takes ``.locks/<key>`` (``flock``) before it runs
+  and keeps it until its outputs are sealed; a second run sharing the store waits on that lock
+  and then fetches what the first one stored, instead of computing it twice.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import snakemake
+from snakemake.caching.local import OutputFileCache
+from snakemake.exceptions import CacheMissException, WorkflowError
+from snakemake.logging import logger
+
+from entropic_bound.plumbing import store as job_store
+from entropic_bound.plumbing.store_dag import LEDGER_VARIABLE
+from entropic_bound.plumbing.store_keys import file_digest, store_key
+
+if TYPE_CHECKING:
+    from snakemake.jobs import Job
+
+SNAKEMAKE_SERIES = "9.27."
+MIGRATE_VARIABLE = "ENTROPIC_BOUND_STORE_MIGRATE"  # set: adopt entries under Snakemake's keys
+
+
+class Unknown(Exception):
+    """An upstream output that is neither on disk nor predictable: the key waits for it."""
+
+
+def named_files(files) -> Iterator[tuple[str, str]]:
+    """``(name, path)`` of each file of a Snakemake input or output list (a name covers each
+    file of a named list; unnamed files are named by their position)."""
+    for position, (name, value) in enumerate(files._allitems()):
+        for path in [value] if isinstance(value, str) else value:
+            yield (name if name is not None else str(position)), path
+
+
+class ContentKeys:
+    """Store keys of the jobs of one DAG, computed from files (``predict=False``) or predicted
+    where upstream outputs are yet to be made (``predict=True``)."""
+
+    def __init__(self, cache: StoreCache):
+        self.cache = cache
+        self._keys: dict[tuple[Job, bool], str | None] = {}
+        self._digests: dict[tuple[str, int, int], str] = {}
+
+    def digest(self, path: str) -> str:
+        st = os.stat(path)
+        memo = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
+        if memo not in self._digests:
+            self._digests[memo] = file_digest(path)
+        return self._digests[memo]
+
+    def key(self, job: Job, predict: bool) -> str | None:
+        """The job's key; None where an upstream output is unknown (predictions only)."""
+        memo = (job, predict)
+        if memo not in self._keys:
+            try:
+                self._keys[memo] = self._key(job, predict)
+            except Unknown:
+                self._keys[memo] = None
+        return self._keys[memo]
+
+    def _key(self, job: Job, predict: bool) -> str:
+        producers = {f: dep for dep, files in job.dag.dependencies[job].items() for f in files}
+        inputs = []
+        for name, path in named_files(job.input):
+            upstream = producers.get(path)
+            if upstream is None:
+                if not os.path.exists(path):
+                    raise Unknown(path)
+                inputs.append((name, self.digest(path)))
+            else:
+                inputs.append((name, self.upstream_digest(upstream, path, predict)))
+        software = b""
+        workflow = job.dag.workflow
+        if (job.conda_env is not None and not job.rule.cache.omit_software
+                and snakemake.settings.types.DeploymentMethod.CONDA
+                in workflow.deployment_settings.deployment_method):
+            software = job.conda_env.content
+        params = {name: value for name, value in job.params._allitems() if name is not None}
+        return store_key(job.rule.shellcmd, params, inputs, software)
+
+    def upstream_digest(self, upstream: Job, path: str, predict: bool) -> str:
+        """The digest of ``path``, an output of ``upstream``: the file's own where it exists and
+        ``upstream`` is not yet to run; else the stored entry's seal or the realisation."""
+        # A dry run "finishes" each job it plans (Snakemake then drops it from needrun), yet
+        # its outputs on disk are still the old ones: planned counts as pending.
+        dag = upstream.dag
+        pending = predict and (dag.needrun(upstream)
+                               or (dag.workflow.dryrun and dag.finished(upstream)))
+        if not pending and os.path.exists(path):
+            if not self.cache.is_stored_rule(upstream):
+                self.realise(upstream, predict)
+            return self.digest(path)
+        if not predict:
+            raise WorkflowError(f"{path}: the input of a stored job is missing")
+        key = self.key(upstream, predict=True)
+        if key is None:
+            raise Unknown(path)
+        if self.cache.is_stored_rule(upstream):
+            entry = self.cache.entry(upstream, key)
+            if entry is None:
+                raise Unknown(path)
+            sealed = job_store.read_seal(self.cache.path / f"{entry}{job_store.SEAL}")
+            suffix = dict(self.cache.get_outputfiles(upstream))[path]
+            return sealed[f"{entry}{suffix}"]
+        made = job_store.read_realisation(self.cache.path, key)
+        name = dict((p, n) for n, p in named_files(upstream.output)).get(path)
+        if name not in made:
+            raise Unknown(path)
+        return made[name]
+
+    def realise(self, job: Job, predict: bool) -> None:
+        """Record the digests of ``job``'s outputs under its key (a cheap job, not stored)."""
+        outputs = list(named_files(job.output))
+        if not all(os.path.exists(p) for _, p in outputs):
+            return
+        key = self.key(job, predict)
+        if key is not None:
+            job_store.write_realisation(self.cache.path, key,
+                                        {name: self.digest(p) for name, p in outputs})
+
+
+def _run_apart(coroutine):
+    """Run a coroutine to its end from code that an event loop is already running (Snakemake
+    calls the cache's methods inside its loop): in a thread with a loop of its own."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+class StoreCache(OutputFileCache):
+    """Snakemake's local output cache with content keys (the module's docstring)."""
+
+    def __init__(self):
+        super().__init__()
+        self.keys = ContentKeys(self)
+        self._locks: dict[str, int] = {}
+        self.migrate = bool(os.environ.get(MIGRATE_VARIABLE))
+        self.ledger = os.environ.get(LEDGER_VARIABLE)
+
+    def is_stored_rule(self, job: Job) -> bool:
+        return bool(job.rule.cache and job.rule.cache.output
+                    and job.dag.workflow.workflow_settings.cache is not None)
+
+    def entry(self, job: Job, key: str) -> str | None:
+        """The sealed entry that serves ``key`` (itself or its alias's target); when migrating,
+        an entry under the job's Snakemake provenance hash, adopted by an alias after its
+        record is checked."""
+        entry = job_store.resolve(self.path, key)
+        if entry is None and self.migrate:
+            old = _run_apart(self.provenance_hash_map.get_provenance_hash(job))
+            if job_store.is_sealed(self.path, old) and not job_store.check_entry(self.path, old):
+                if (reason := self.record_mismatch(job, old)) is None:
+                    job_store.write_alias(self.path, key, old)
+                    entry = old
+                else:
+                    logger.warning(f"not migrated: {self.path}/{old}*: {reason}")
+        return entry
+
+    def record_mismatch(self, job: Job, entry: str) -> str | None:
+        """Why entry's record belongs to another job (its command wrote other outputs), or
+        None when it names every output of ``job``."""
+        records = [ext for _, ext in self.get_outputfiles(job) if ext.endswith("_record.json")]
+        if not records:
+            return None
+        argv = json.loads((self.path / f"{entry}{records[0]}").read_text())["argv"]
+        missing = [str(f) for f in job.output if str(f) not in argv]
+        if missing:
+            outputs = [a for a in argv if a.startswith("results/")]
+            return (f"its record writes {', '.join(outputs[-3:])}, not {missing[0]} "
+                    f"(an entry under another job's key)")
+        return None
+
+    def log(self, job: Job, key: str | None, entry: str | None, predict: bool) -> None:
+        if self.ledger:
+            with open(self.ledger, "a") as fh:
+                fh.write(json.dumps({"rule": job.rule.name, "output": str(job.output[0]),
+                                     "key": key, "entry": entry, "predicted": predict}) + "\n")
+
+    async def get_outputfiles_and_cachefiles(self, job: Job, predict: bool = False):
+        key = self.keys.key(job, predict)
+        if key is None:
+            return None
+        entry = self.entry(job, key) or key
+        return [(Path(out), self.path / f"{entry}{ext}") for out, ext in self.get_outputfiles(job)]
+
+    async def exists(self, job: Job) -> bool:
+        return self.stored(job)
+
+    def stored(self, job: Job) -> bool:
+        """Whether the job's entry is in the store, by a prediction where upstream outputs are
+        yet to be made (a dry run, and the main process routing a cluster run's jobs)."""
+        key = self.keys.key(job, predict=True)
+        entry = None if key is None else self.entry(job, key)
+        self.log(job, key, entry, predict=True)
+        if key is None:
+            logger.info(f"Output file {job.output[0]} will be looked up in the store once its "
+                        "upstream jobs have run (its key depends on their outputs).")
+        return entry is not None
+
+    async def fetch(self, job: Job) -> None:
+        """Link the job's outputs from its sealed entry, after its record is checked; on a miss,
+        take the key's lock (waiting for another run that computes it) and look again."""
+        key = self.keys.key(job, predict=False)
+        if self._fetch(job, key):
+            return
+        self._lock(key)
+        if self._fetch(job, key):
+            self._unlock(key)
+            return
+        raise CacheMissException(f"Job {job} not yet stored.")
+
+    def _fetch(self, job: Job, key: str) -> bool:
+        entry = self.entry(job, key)
+        self.log(job, key, entry, predict=False)
+        if entry is None:
+            return False
+        if (reason := self.record_mismatch(job, entry)) is not None:
+            logger.warning(f"store entry set aside to {job_store.QUARANTINE} and recomputed: "
+                           f"{self.path}/{entry}*: {reason}")
+            job_store.set_aside(self.path, entry, Path(job_store.QUARANTINE))
+            return False
+        for out, ext in self.get_outputfiles(job):
+            cachefile = self.path / f"{entry}{ext}"
+            logger.debug(f"Output file {out} exists as {cachefile} in the cache.")
+            self.check_readable(cachefile)
+            self.symlink(cachefile, Path(out))
+        return True
+
+    async def store(self, job: Job) -> None:
+        """Move the outputs into the store under the job's key, then seal the entry (last), then
+        release the key's lock."""
+        key = self.keys.key(job, predict=False)
+        try:
+            await super().store(job)
+            job_store.seal_entry(self.path, key)
+        finally:
+            self._unlock(key)
+
+    def _lock(self, key: str) -> None:
+        locks = self.path / ".locks"
+        locks.mkdir(exist_ok=True)
+        fd = os.open(locks / key, os.O_CREAT | os.O_RDWR, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            logger.info(f"waiting for another run that computes store key {key[:12]}...")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        self._locks[key] = fd
+
+    def _unlock(self, key: str) -> None:
+        fd = self._locks.pop(key, None)
+        if fd is not None:
+            os.close(fd)  # closing the descriptor releases the flock
+
+
+FETCH_IN_MAIN: set = set()  # jobs the main process of a cluster run fetches itself
+
+
+def extend_dag() -> None:
+    """Two additions to Snakemake's DAG, both for executors other than the local one.
+
+    * With a remote executor, every job whose entry the main process finds in the store
+      becomes a local job outside any group (Snakemake's local executor then fetches it);
+      decided when Snakemake forms its groups, once the jobs that need to run are known.
+    * When a cheap job that a stored job reads finishes, the process that ran or submitted it
+      records its realisation: the main process, or a group's job step on a cluster node, in
+      whose DAG the job and its reader both are. The job step that runs one job in a DAG of
+      its own (every job of a group is run so) cannot, yet a dry run in another clone needs
+      the realisation to predict keys."""
+    from snakemake.dag import DAG
+    from snakemake.jobs import Job
+
+    group, is_local = Job.group, Job.is_local
+    update_groups, finish = DAG.update_groups, DAG.finish
+
+    def routed_update_groups(dag) -> None:
+        workflow, cache = dag.workflow, dag.workflow.output_file_cache
+        if not workflow.local_exec and workflow.is_main_process and isinstance(cache,
+                                                                                 StoreCache):
+            FETCH_IN_MAIN.update(job for job in dag.needrun_jobs()
+                                 if cache.is_stored_rule(job) and cache.stored(job))
+        update_groups(dag)
+
+    async def realising_finish(dag, job, *args, **kwargs):
+        await finish(dag, job, *args, **kwargs)
+        cache = dag.workflow.output_file_cache
+        if isinstance(cache, StoreCache) and not dag.workflow.dryrun:  # a job really made
+            for done in (list(job) if job.is_group() else [job]):
+                readers = dag.depending[done]
+                if not cache.is_stored_rule(done) and any(map(cache.is_stored_rule, readers)):
+                    cache.keys.realise(done, predict=False)
+
+    Job.group = property(lambda job: None if job in FETCH_IN_MAIN else group.fget(job),
+                         group.fset)
+    Job.is_local = property(lambda job: job in FETCH_IN_MAIN or is_local.fget(job))
+    DAG.update_groups = routed_update_groups
+    DAG.finish = realising_finish
+
+
+def install(store: str) -> None:
+    """Make Snakemake's workflow use :class:`StoreCache` as its local between-workflow cache,
+    in ``store``. Refuses another Snakemake series in one line: the extension overrides
+    methods of 9.27's cache and reads its job and DAG attributes."""
+    import snakemake.workflow
+
+    if not snakemake.__version__.startswith(SNAKEMAKE_SERIES):
+        raise WorkflowError(
+            f"the store extends Snakemake {SNAKEMAKE_SERIES}x (plumbing/store_cache.py); this "
+            f"is Snakemake {snakemake.__version__}: install requirements.lock")
+    if os.path.exists(store) and not os.path.isdir(store):
+        raise WorkflowError(f"config store={store}: is a file; expected a folder (the store)")
+    try:
+        os.makedirs(store, exist_ok=True)
+    except OSError as e:
+        raise WorkflowError(f"config store={store}: cannot be made ({e.strerror}); expected a "
+                            "folder this user can create and write") from None
+    if not os.access(store, os.W_OK):
+        raise WorkflowError(f"config store={store}: the folder is not writeable; expected a "
+                            "folder this user can write")
+    if snakemake.workflow.LocalOutputFileCache is not StoreCache:  # once per process
+        snakemake.workflow.LocalOutputFileCache = StoreCache
+        extend_dag()
