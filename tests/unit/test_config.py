@@ -85,7 +85,9 @@ def test_the_linear_teacher_alone_may_use_one_token():
 
 def test_device_auto_is_resolved_once_to_the_device_torch_sees():
     """The rules' gpu resource, the jobs' params (their store keys) and the CLI all use
-    plumbing.device: with auto on a machine without a GPU every one of them says cpu."""
+    plumbing.device: with auto on a machine without a GPU every one of them says cpu. The main
+    process resolves it and hands it to the job steps of a cluster run (envvars), which use
+    its answer instead of their own node's."""
     import torch
 
     from entropic_bound.plumbing.device import resolve_device
@@ -93,7 +95,8 @@ def test_device_auto_is_resolved_once_to_the_device_torch_sees():
     assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
     assert resolve_device("cpu") == "cpu" and resolve_device("cuda") == "cuda"
     common = (ROOT / "workflow/rules/common.smk").read_text()
-    assert 'DEVICE = resolve_device(config["device"])' in common
+    assert 'os.environ[DEVICE_VARIABLE] = resolve_device(config["device"])' in common
+    assert "DEVICE = os.environ[DEVICE_VARIABLE]" in common and "envvars:" in common
     assert common.count('config["device"]') == 1
     for rules in (ROOT / "workflow/rules").glob("*.smk"):
         if rules.name != "common.smk":

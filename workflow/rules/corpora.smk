@@ -47,7 +47,13 @@ rule tokenize_corpus:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        tok=as_json({k: config["e6"][k] for k in ("max_chars", "val_fraction")}),
+        tok=as_json(
+            {
+                **{k: config["e6"][k] for k in ("max_chars", "val_fraction")},
+                "context": config["e6"]["model"]["context"],
+                "max_heldout_overlap": config["e6"]["max_heldout_overlap"],
+            }
+        ),
     shell:
         "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
         " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}"
@@ -111,6 +117,7 @@ rule measure_lm_cells:
     input:
         metrics=rules.train_lm_cells.output.metrics,
         trajectory=rules.train_lm_cells.output.trajectory,
+        weights=rules.train_lm_cells.output.weights,
         code=lib("measure-lm"),
     output:
         "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
@@ -126,7 +133,7 @@ rule measure_lm_cells:
         ),
     shell:
         "entropic-bound measure-lm --params {params.cell:q} --metrics {input.metrics}"
-        " --trajectory {input.trajectory} --out {output} > {log} 2>&1"
+        " --trajectory {input.trajectory} --weights {input.weights} --out {output} > {log} 2>&1"
 
 
 rule aggregate_table6:

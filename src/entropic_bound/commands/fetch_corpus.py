@@ -17,13 +17,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.data.corpora import (
         BadEncoding,
-        ChecksumMismatch,
         NoSourceWorked,
-        PinError,
         UnsafeFile,
         fetch_corpus,
-        pin_corpus,
     )
+    from entropic_bound.data.corpus_lock import ChecksumMismatch, PinError, pin_corpus
 
     p = a.params
     try:

