@@ -236,9 +236,13 @@ def test_lm_training_learns_is_deterministic_and_measurable(tiny_corpus):
     assert a["stop_reason"].iloc[0] == "max_steps" and a["stop_step"].iloc[0] == 30
     assert list(a["select_step"].iloc[0]) == [0, 10, 20, 30]
     m = measure_lm(str(tiny_corpus / "a.parquet"), str(tiny_corpus / "a.traj.parquet"),
-                   str(tiny_corpus / "m.parquet"), corpus="tiny", d_model=16, seed=3)
+                   str(tiny_corpus / "a.npz"), str(tiny_corpus / "m.parquet"), corpus="tiny",
+                   d_model=16, seed=3)
     traj = pd.read_parquet(tiny_corpus / "a.traj.parquet")
     assert len(m) == 2 * 4 and (m["static_reff"] <= 16 / 4 + 1e-9).all()  # rank <= d_head
+    # the layer's whole kernel (four heads together) has more room than one head's
+    assert (m["layer_kernel_reff"] <= 16 + 1e-9).all()
+    assert (m.groupby("layer")["layer_kernel_reff"].nunique() == 1).all()
     # checkpoints at 0, 10, 20 (doubling from eval_every) and the kept weights
     assert sorted(set(traj["step"])) == [0, 10, 20, int(a["best_step"].iloc[0])]
     final = traj[traj["final"]].reset_index(drop=True)
@@ -341,3 +345,17 @@ def test_the_bf16_probe_reads_a_ratio_of_real_products():
 
     ratio = bf16_over_fp32(n=64, rounds=1)
     assert 0.01 < ratio < 1000  # what it is depends on the CPU; the refusal test fixes both
+
+
+def test_a_layers_whole_kernel_is_the_sum_of_its_heads_kernels(tmp_path):
+    """W_Q = I and W_K = diag(1, 1, 0, 0) (all heads together): the whole kernel W_Q W_K^T has
+    singular values (1, 1, 0, 0), entropy rank 2; per head (two heads of width 2) the first
+    head holds both directions, the second none."""
+    from entropic_bound.measures.lm import layer_kernel_reff
+    from entropic_bound.plumbing.atomic import write_npz
+
+    q, k, v = np.eye(4), np.diag([1.0, 1.0, 0.0, 0.0]), np.ones((4, 4))
+    write_npz(tmp_path / "w.npz", **{"blocks.0.qkv.weight": np.vstack([q, k, v]),
+                                     "blocks.1.qkv.weight": np.vstack([q, np.eye(4), v])})
+    found = layer_kernel_reff(str(tmp_path / "w.npz"))
+    assert found[0] == pytest.approx(2.0) and found[1] == pytest.approx(4.0)

@@ -136,7 +136,8 @@ def test_an_e6_cell_inspected_on_its_held_out_windows_gives_the_workflows_measur
     train_lm(tok, meta, f"{cell}.npz", f"{cell}.metrics.parquet", str(tmp_path / "traj.parquet"),
              checkpoints_out=f"{cell}.checkpoints.npz", **kw)
     measured = measure_lm(f"{cell}.metrics.parquet", str(tmp_path / "traj.parquet"),
-                          str(tmp_path / "m.parquet"), corpus="tiny", d_model=16, seed=0)
+                          f"{cell}.npz", str(tmp_path / "m.parquet"), corpus="tiny",
+                          d_model=16, seed=0)
     arrays, info = load_tokens(tok, meta)
     held = tmp_path / "held_out.txt"
     held.write_text(decode(split_validation(arrays["val"])[1], info["vocab"]))

@@ -1,6 +1,7 @@
 """Published snapshots: what one holds, and the stamp check that flags a stale one."""
 
 import json
+import re
 import shutil
 import subprocess
 from datetime import datetime, timedelta
@@ -52,8 +53,9 @@ def run(tmp_path):
                                                            "estimate": [1.0, 2.5]}))
     report = tmp_path / "report/out"
     report.mkdir(parents=True)
-    for name in ("report.md", "report.html", "table4.png"):
+    for name in ("report.html", "table4.png"):
         (report / name).write_text(name)
+    render(tmp_path)
     bench = tmp_path / "results/benchmarks/train_grid_cells/e3/linear_qk/sharp/r1/s0.tsv"
     bench.parent.mkdir(parents=True)
     bench.write_text(BENCH_HEADER + "120.5\t0:02:00\t400\t0\t0\t0\t0\t0\t0\t118\n")
@@ -63,6 +65,13 @@ def run(tmp_path):
     log.parent.mkdir(parents=True)
     log.write_text("...")
     return tmp_path
+
+
+def render(run):
+    """The report's header as render_report writes it, at the checkout's HEAD."""
+    head = git(run, "rev-parse", "HEAD")[:12]
+    (run / "report/out/report.md").write_text(f"# report\n\n| run | |\n|---|---|\n"
+                                              f"| commit | `{head}` |\n")
 
 
 def snapshot(run, cfg):
@@ -95,6 +104,18 @@ def test_snapshot_holds_the_report_tables_as_csv_and_a_stamp(run):
     assert json.loads((out / "stamp.json").read_text()) == stamp
     assert stale_reasons(out / "stamp.json", run) == []
     assert stamp["stored_jobs"] == {}  # the fixture's one job wrote a Snakemake benchmark
+
+
+def test_a_report_rendered_at_another_commit_is_not_published(run):
+    """The header's commit and the stamp's must agree: a report rendered before a later
+    commit is refused in one line, and the previous snapshot is left as it was."""
+    cfg = effective_config(str(run / CONFIG), str(run / SCHEMA))
+    snapshot(run, cfg)
+    git(run, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty",
+        "-m", "later")
+    with pytest.raises(SystemExit, match=r"rendered at commit \w{12}, the snapshot is of \w{12}"):
+        snapshot(run, cfg)
+    assert (run / "report/paper/stamp.json").exists()
 
 
 def test_the_stamp_says_where_each_experiments_stored_jobs_ran(run):
@@ -187,6 +208,7 @@ def test_republishing_a_tracked_snapshot_is_clean_but_other_edits_are_not(run):
     git(run, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "publish")
     # Snakemake removes the snapshot rule's output folder before the job runs.
     shutil.rmtree(run / "report/paper")
+    render(run)  # at the publishing commit (--forcerun render_report)
     assert snapshot(run, cfg)["dirty"] is False
     (run / CONFIG).write_text((run / CONFIG).read_text() + "\n# an uncommitted edit\n")
     assert snapshot(run, cfg)["dirty"] is True
@@ -267,6 +289,17 @@ def test_the_paper_snapshot_is_published():
     stamp = json.loads((ROOT / "report/paper/stamp.json").read_text())
     assert stamp["paper_config"] and {"report.html", "report.md", "claims.csv"} <= set(
         stamp["files"])
+    # The report's header names the stamp's commit and where its stored jobs ran.
+    report = (ROOT / "report/paper/report.md").read_text()
+    assert f"| commit | `{stamp['commit'][:12]}` |" in report
+    stored = sum(e["entries"] for e in stamp["stored_jobs"].values())
+    assert re.search(rf"^\| stored jobs \| {stored} of its {stamp['jobs_benchmarked']} jobs come "
+                     r"from the store", report, re.M)
+    # every claim carries its firmness
+    claims = pd.read_csv(ROOT / "report/paper/claims.csv", keep_default_na=False)
+    judged = claims[claims["verdict"] != "not run"]
+    assert judged["firmness"].isin(["firm", "rests on one seed", "rests on one corpus",
+                                    "not firm"]).all()
     # The front door and the results page show this snapshot, not an older one.
     for page, kind, summary in (("README.md", "headline", headline_markdown),
                                 ("docs/results.md", "results", results_markdown)):

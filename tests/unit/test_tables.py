@@ -90,3 +90,33 @@ def test_the_verdicts_read_their_thresholds_from_the_one_home(monkeypatch):
                                                            *src.glob("reporting/*.py"))
             if p.name != "criteria.py" for m in restated.finditer(p.read_text())]
     assert hits == []
+
+
+def test_the_readings_beside_the_binding_ones_are_correlations_and_layer_ranges():
+    """Constructed cells: the loss rises with the whole kernel's Reff and falls with the
+    per-input Reff, exactly; layer 0's static Reff alone is anti-correlated with the loss
+    while the layer mean is not."""
+    from entropic_bound.reporting.tables import readings
+
+    rows = []
+    for i, corpus in enumerate("abcd"):
+        for layer in (0, 1):
+            for head in (0, 1):
+                rows.append({"corpus": corpus, "d_model": 64, "seed": 0, "layer": layer,
+                             "head": head, "val_loss": 1.0 + i,
+                             "static_reff": 10.0 - i if layer == 0 else 10.0 + 3 * i,
+                             "static_reff_energy": 5.0 + layer, "whitened_reff": 7.0,
+                             "per_input_reff": 20.0 - 2 * i, "mean_attn_reff": 3.0,
+                             "layer_kernel_reff": 30.0 + i + 10 * layer})
+
+    def stat(name, value, lo=np.nan, hi=np.nan, n=0):
+        return {"stat": name, "value": value, "lo": lo, "hi": hi, "n": n}
+
+    found = {r["stat"]: r for r in readings(pd.DataFrame(rows), stat)}
+    assert found["reading_pearson_loss_vs_layer_kernel_reff_d64"]["value"] == pytest.approx(1)
+    assert found["reading_pearson_loss_vs_per_input_reff_d64"]["value"] == pytest.approx(-1)
+    assert found["reading_pearson_loss_vs_static_reff_layer0_d64"]["value"] == pytest.approx(-1)
+    assert found["reading_spearman_loss_vs_static_reff_d64"]["value"] == pytest.approx(1)
+    kernel1 = found["reading_largest_layer1_layer_kernel_reff"]
+    assert (kernel1["lo"], kernel1["hi"], kernel1["n"]) == (40.0, 43.0, 4)
+    assert "reading_largest_layer0_per_input_reff" not in found  # ranges of kernels only

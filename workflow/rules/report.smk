@@ -21,6 +21,15 @@ FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6
 rule evaluate_claims:
     input:
         tables=TABLES,
+        # the per-cell evidence each verdict's firmness is judged on (claims/firmness.py)
+        grid_cells=GRID_CELL_TABLES,
+        e1_measures=rules.aggregate_table1.input.measures,
+        e1_estimates=rules.aggregate_table1.input.estimates,
+        e2_measures=rules.aggregate_table2.input.measures,
+        e4_estimates=rules.aggregate_table4.input.estimates,
+        e6_measures=rules.aggregate_table6.input.measures,
+        e6_trajectory=rules.aggregate_table6.input.trajectory,
+        e6_data_side=rules.aggregate_table6.input.data_side,
         code=lib("claims"),
     output:
         report("results/tables/claims.parquet", category="Claims", caption="../report/claims.rst"),
@@ -30,8 +39,21 @@ rule evaluate_claims:
         "results/benchmarks/evaluate_claims.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    params:
+        evidence=as_json(
+            {
+                "e1_operator": config["e1"]["operator"],
+                "e2_operator": config["e2"]["operator"],
+                "h1_margin": config["e6"]["h1_margin"],
+            }
+        ),
     shell:
-        "entropic-bound claims --tables {input.tables} --out {output} > {log} 2>&1"
+        "entropic-bound claims --tables {input.tables} --params {params.evidence:q}"
+        " --grid-cells {input.grid_cells} --e1-measures {input.e1_measures}"
+        " --e1-estimates {input.e1_estimates} --e2-measures {input.e2_measures}"
+        " --e4-estimates {input.e4_estimates} --e6-measures {input.e6_measures}"
+        " --e6-trajectory {input.e6_trajectory} --e6-data-side {input.e6_data_side}"
+        " --out {output} > {log} 2>&1"
 
 
 # The audit: stored entries of this run, drawn per experiment, recomputed and compared with
@@ -52,8 +74,10 @@ rule audit_store:
         store=STORE,
         per_experiment=config["audit"]["per_experiment"],
         seed=config["audit"]["seed"],
+        budget=config["audit"]["budget_seconds"],
     shell:
         "entropic-bound audit {params.per_experiment} --per-experiment --seed {params.seed}"
+        " --budget-seconds {params.budget}"
         " --store {params.store:q} --out {output} --exit-zero > {log} 2>&1"
 
 

@@ -57,7 +57,8 @@ def run_cell(corpora: str, out: str, corpus: str, d_model: int, seed: int, preci
     train_lm(tokens, meta, str(cell / "weights.npz"), str(cell / "metrics.parquet"),
              str(cell / "trajectory.parquet"), **kw)
     measure_lm(str(cell / "metrics.parquet"), str(cell / "trajectory.parquet"),
-               str(cell / "measures.parquet"), **{k: kw[k] for k in ("corpus", "d_model", "seed")})
+               str(cell / "weights.npz"), str(cell / "measures.parquet"),
+               **{k: kw[k] for k in ("corpus", "d_model", "seed")})
     return str(cell)
 
 

@@ -43,7 +43,17 @@ def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:
     return {Path(p).stem: read_parquet(p) for p in paths}
 
 
-def write_claims(table_paths: list[str], out: str) -> pd.DataFrame:
+def write_claims(table_paths: list[str], out: str, evidence: dict | None = None
+                 ) -> pd.DataFrame:
+    """The claims table of a run; with ``evidence`` (the per-cell frames' paths of
+    :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it."""
     claims = evaluate_claims(load_tables(table_paths))
+    if evidence is not None:
+        from entropic_bound.claims.evidence import evidence as load_evidence
+        from entropic_bound.claims.firmness import firmness_table
+
+        verdicts = dict(zip(claims["id"], claims["verdict"]))
+        claims = claims.merge(firmness_table(CLAIMS, load_evidence(**evidence), verdicts),
+                              on="id", how="left", validate="one_to_one")
     write_parquet(out, claims)
     return claims

@@ -8,11 +8,11 @@ from entropic_bound.commands._args import add_paths
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_paths(p, "--metrics", "--trajectory", "--out")
+    add_paths(p, "--metrics", "--trajectory", "--weights", "--out")
 
 
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.measures.lm import measure_lm
 
-    measure_lm(a.metrics, a.trajectory, a.out,
+    measure_lm(a.metrics, a.trajectory, a.weights, a.out,
                **{k: a.params[k] for k in ("corpus", "d_model", "seed")})

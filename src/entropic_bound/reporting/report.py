@@ -22,6 +22,7 @@ import pandas as pd
 
 from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
+from entropic_bound.claims.firmness import DRAWS, FIRM_SHARE
 from entropic_bound.claims.fixed import paper_v_energy_percentile
 from entropic_bound.claims.registry import load_tables
 from entropic_bound.claims.rules import CLAIM
@@ -37,7 +38,7 @@ from entropic_bound.reporting.figures import (
     figure_trajectory,
     trajectory_means,
 )
-from entropic_bound.reporting.tables import PAPER_GRID
+from entropic_bound.reporting.tables import PAPER_GRID, fitting_progress
 
 Tables = dict[str, pd.DataFrame]
 
@@ -291,6 +292,8 @@ def section_table4(t: Tables) -> Section:
 def section_table6(t: Tables) -> Section:
     stats = t["table6_stats"].copy()
     stats.insert(1, "paper", stats["stat"].map(P.TABLE6).fillna(""))
+    other = stats["stat"].str.startswith("reading_")
+    stats, readings = stats[~other], stats[other].drop(columns="paper")
     corpora = t["table6_corpora"].drop(columns=["lag_mi_bits"])
     return Section(
         "table6", "Appendix B — real-corpus diagnostics (E6)",
@@ -302,7 +305,13 @@ def section_table6(t: Tables) -> Section:
         "fixed-random-embedding ridge operator and the token-space repeat operator. Cell "
         "measures are means over layers and heads; statistics run over corpus x d_model cells "
         "(seed means). The training budget is a config value (see the settings below).",
-        [("Statistics", fmt(stats)), ("Cells (seed means)", fmt(t["table6"])),
+        [("Statistics", fmt(stats)),
+         ("Readings beside the binding ones (printed, never judged): the final loss against "
+          "each other reading of a layer's rank, per d_model (Pearson across corpora; layer 0's "
+          "static Reff alone; Spearman of the binding static Reff), and the largest model's "
+          "layer ranges under the energy rank, the whitened kernel and the layer's whole kernel "
+          "(sum over heads of W_Q W_K^T)", fmt(readings)),
+         ("Cells (seed means)", fmt(t["table6"])),
          ("Per layer (seed and head means)", fmt(t["table6_layers"])),
          ("Corpora: data side and provenance", fmt(corpora))],
         figure=base64.b64encode(figure_table6(t["table6"])).decode())
@@ -338,6 +347,14 @@ def section_audit(t: Tables) -> Section:
                             np.where(audit["recomputed"], "DIFFERS", "not recomputed")),
         "detail": audit["detail"]})
     agree = int(audit["ok"].sum())
+    budget = ""
+    if not audit.empty and "budget_seconds" in audit and pd.notna(audit["budget_seconds"].iloc[0]):
+        left_out = audit["left_out"].iloc[0]
+        budget = (f" Drawn within a budget of {audit['budget_seconds'].iloc[0]:g} s of recorded "
+                  "job time (config `audit.budget_seconds`), experiments cheapest first"
+                  + (f"; left out by the budget: {left_out}" if left_out else "; none left out")
+                  + ". The full audit, one entry of every experiment whatever it costs: "
+                  "`entropic-bound audit 1 --per-experiment`.")
     if audit.empty:
         return Section(
             "audit", "Audit — stored entries recomputed",
@@ -351,7 +368,7 @@ def section_audit(t: Tables) -> Section:
         "record holds and compared with the store: bit for bit where the entry was computed on "
         f"this machine's CPU kernel class, else within rtol {AUDIT_RTOL:g} (integer ranks within "
         f"one). {agree} of {len(audit)} agree. A difference, or a command that could not run "
-        "here, is shown, never dropped (`entropic-bound audit`, docs/running.md).",
+        "here, is shown, never dropped (`entropic-bound audit`, docs/running.md)." + budget,
         [("Recomputed entries", fmt(shown))])
 
 
@@ -376,7 +393,11 @@ def section_trajectory(t: Tables) -> Section:
          ("Static Reff from initialisation to the kept weights (corpus, seed and head means)",
           fmt(static_reff_drop(traj))),
          ("Measures along training (seed and head means; the kept weights last)",
-          fmt(trajectory_means(traj)))],
+          fmt(trajectory_means(traj))),
+         ("Does the rank track fitting progress? Within each run (Pearson over its checkpoints "
+          "of the measure against the held-out loss; median over runs, and how many are "
+          "positive) and across corpora at each step every cell reached",
+          fmt(fitting_progress(traj)))],
         figure=base64.b64encode(figure_trajectory(traj)).decode(),
         own_anchor="table6-training")
 
@@ -414,16 +435,31 @@ def git_commit(where: str | Path = ".") -> str:
     return commit[:12] + ("+dirty" if dirty else "")
 
 
+def stored_line(stored: dict[str, dict], jobs: int) -> str:
+    """Where the stored jobs of a run ran, from their records (a run resumed from the store
+    ran them in other sessions, on other machines, at other commits)."""
+    entries = sum(e["entries"] for e in stored.values())
+    if not entries:
+        return f"none of its {jobs} jobs came from the store"
+    hours = sum(e["job_seconds"] for e in stored.values()) / 3600
+    commits = sorted({c for e in stored.values() for c in e["commits"]})
+    cpus = ", ".join(sorted({c for e in stored.values() for c in e["cpus"]}))
+    return (f"{entries} of its {jobs} jobs come from the store: {hours:.2f} job-hours, run at "
+            f"{len(commits)} commit(s) on {cpus} (stamp.json's stored_jobs, per experiment)")
+
+
 def run_info(benchmarks: str | Path = "results/benchmarks",
              log_dir: str | Path = ".snakemake/log") -> dict[str, str]:
-    """What the header says about the run: commit, render date, wall time (that of the
-    Snakemake invocation rendering the page, or of every invocation since the first job when
-    the run was resumed: :func:`costs.wall_summary`), and the job-seconds its benchmark files
-    record (:mod:`costs`)."""
+    """What the header says about the run: commit, render date, where its stored jobs ran
+    (:func:`stored_line`), the wall time of this machine's Snakemake (that of the invocation
+    rendering the page, or of every invocation since the first job when the run was resumed:
+    :func:`costs.wall_summary`), and the job-seconds its benchmark files record
+    (:mod:`costs`)."""
     from entropic_bound.reporting.costs import (
         first_job_started,
         invocations,
         read_benchmarks,
+        stored_provenance,
         wall_summary,
     )
 
@@ -432,6 +468,8 @@ def run_info(benchmarks: str | Path = "results/benchmarks",
     return {
         "commit": git_commit(),
         "date": now.strftime("%Y-%m-%d %H:%M"),
+        "stored": stored_line(stored_provenance(records), len(records)) if len(records)
+        else "no benchmark files",
         "wall": wall_summary(invocations(log_dir), first_job_started(records), now),
         "compute": f"{records['seconds'].sum() / 3600:.2f} h in {len(records)} benchmarked "
                    f"jobs" if len(records) else "no benchmark files",
@@ -474,6 +512,7 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
         "sections": sections, "claims": claims, "checks": checks,
         "counts": claims["verdict"].value_counts().to_dict(), "params": params,
         "differs": differs, "run": run_info(), "profile": params.get("profile"),
+        "firmness_method": FIRMNESS_METHOD,
         "md": lambda f: f.to_markdown(index=False),
         # A wide table scrolls inside its own box instead of pushing the page sideways.
         "html": lambda f: '<div class="scroll">'
@@ -482,6 +521,14 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     write_text(markdown_out, env.get_template("report.md.j2").render(**context))
     write_text(html_out, env.get_template("report.html.j2").render(**context))
 
+
+FIRMNESS_METHOD = (
+    f"E1-E5 verdicts rest on seeds: {DRAWS} bootstrap resamples of the seeds (seeded) and each "
+    f"seed left out; 'firm' when no seed left out changes the verdict and at least "
+    f"{FIRM_SHARE:.0%} of the resamples give it, 'rests on one seed' when leaving out one seed "
+    "changes it. App. B's (E6) rest on the six corpora: each corpus left out; 'firm' when none "
+    "changes the verdict, 'rests on one corpus' when one does (the detail gives the statistic "
+    "with each corpus left out).")
 
 STALE_MARK = "STALE REPORT"
 

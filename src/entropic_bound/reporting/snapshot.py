@@ -133,6 +133,12 @@ def run_span(records: pd.DataFrame, outputs: list[Path]) -> tuple[datetime, date
     return start, datetime.fromtimestamp(max(path.stat().st_mtime for path in outputs))
 
 
+def report_commit(report_md: str | Path) -> str:
+    """The commit a rendered report's header names (``| commit | `abc...` |``)."""
+    found = re.search(r"^\| commit \| `([^`]*)` \|$", Path(report_md).read_text(), re.M)
+    return found.group(1) if found else "unknown"
+
+
 def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict,
                    tables: list[str], report_dir: str | Path | None,
                    benchmarks: str | Path = "results/benchmarks", repo: str | Path = ".",
@@ -146,6 +152,12 @@ def write_snapshot(out: str | Path, *, what: str, command: str, run_config: dict
     # The snapshot's own folder is not the code it was built from: once published it is
     # tracked, and Snakemake deletes a rule's outputs before the job runs.
     commit, dirty = head_commit(repo, outside=out)
+    if report_dir is not None:  # the header must name the commit the stamp names
+        rendered_at = report_commit(Path(report_dir) / "report.md")
+        if rendered_at != commit[:12]:
+            raise SystemExit(f"{report_dir}/report.md was rendered at commit {rendered_at}, the "
+                             f"snapshot is of {commit[:12]}: render it again at this commit "
+                             "(snakemake --cores all --forcerun render_report report/paper)")
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)

@@ -17,7 +17,7 @@ all long-format with documented columns (``<t>`` is ``table3`` or ``table5``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -341,6 +341,43 @@ def initial_cells(trajectory: pd.DataFrame) -> pd.DataFrame:
             .mean().groupby(["corpus", "d_model"]).mean().reset_index())
 
 
+# The readings of a layer's rank beside the binding per-head static Reff (protocol §E6): its
+# energy rank, the whitened kernel, per-input and mean-attention Reff, and the layer's whole
+# kernel (the sum over heads of W_Q W_K^T).
+READINGS = ("static_reff_energy", "whitened_reff", "per_input_reff", "mean_attn_reff",
+            "layer_kernel_reff")
+
+
+def readings(measures: pd.DataFrame, stat: Callable[..., dict]) -> list[dict]:
+    """Per d_model, Pearson(final loss, reading) across corpora for every reading in
+    :data:`READINGS`, for layer 0's static Reff alone, and Spearman for the binding static
+    Reff; for the largest model, each layer's range over corpora of the energy rank, the
+    whitened kernel and the whole kernel. Stats named ``reading_*``."""
+    present = [r for r in READINGS if r in measures.columns]
+    cells = (measures.groupby(["corpus", "d_model"])[["val_loss", "static_reff", *present]]
+             .mean())
+    layer0 = (measures[measures["layer"] == 0].groupby(["corpus", "d_model"])["static_reff"]
+              .mean().rename("static_reff_layer0"))
+    cells = cells.join(layer0).reset_index()
+    rows = []
+    for d, part in cells.groupby("d_model"):
+        for r in (*present, "static_reff_layer0"):
+            rows.append(stat(f"reading_pearson_loss_vs_{r}_d{d}",
+                             part["val_loss"].corr(part[r]), n=len(part)))
+        rows.append(stat(f"reading_spearman_loss_vs_static_reff_d{d}",
+                         part["val_loss"].corr(part["static_reff"], method="spearman"),
+                         n=len(part)))
+    largest = measures[measures["d_model"] == measures["d_model"].max()]
+    by_layer = largest.groupby(["corpus", "layer"])[present].mean().reset_index()
+    ranged = [r for r in ("static_reff_energy", "whitened_reff", "layer_kernel_reff")
+              if r in present]
+    for layer, part in by_layer.groupby("layer"):
+        for r in ranged:
+            rows.append(stat(f"reading_largest_layer{layer}_{r}", part[r].mean(),
+                             part[r].min(), part[r].max(), len(part)))
+    return rows
+
+
 def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataFrame,
            h1_margin: float) -> tuple[pd.DataFrame, ...]:
     """App. B tables from the per-head measures, the per-corpus data-side quantities and the
@@ -428,6 +465,9 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataF
                          n=len(part)))
         rows.append(stat(f"pearson_loss_vs_static_d{d}",
                          part["val_loss"].corr(part["static_reff"]), n=len(part)))
+    # Readings beside the binding ones (printed, never judged): the loss-rank correlation and
+    # the largest model's layer ranges under the other readings of a layer's rank.
+    rows += readings(measures, stat)
     largest = layers[layers["d_model"] == layers["d_model"].max()]
     for layer, part in largest.groupby("layer"):
         rows.append(stat(f"largest_layer{layer}_static_reff", part["static_reff"].mean(),
@@ -478,3 +518,38 @@ def separated(values: pd.Series, z: float = SEPARATION_Z) -> list:
         if len(rest) > 1 and spread > 0 and abs(values[label] - rest.mean()) > z * spread:
             out.append(label)
     return out
+
+
+ALONG_TRAINING = ("static_reff", "per_input_reff", "mean_attn_reff")
+
+
+def fitting_progress(trajectory: pd.DataFrame) -> pd.DataFrame:
+    """App. B (ii), "the measured rank tracks fitting progress", read two ways along training
+    (the checkpoints of ``table6_trajectory``, kept weights left out). ``within a run``: per
+    cell, Pearson over its checkpoints of each measure (head mean) against its held-out loss;
+    the median over cells and how many are positive. ``across corpora``: at each checkpoint
+    step every cell of a d_model reached, Pearson across corpora of the loss against the
+    measure (seed and head means)."""
+    points = trajectory[~trajectory["final"]]
+    keys = ["corpus", "d_model", "seed", "step"]
+    per_point = points.groupby(keys)[["val_loss", *ALONG_TRAINING]].mean().reset_index()
+    rows = []
+    for m in ALONG_TRAINING:
+        r = per_point.groupby(["corpus", "d_model", "seed"]).apply(
+            lambda c, m=m: c["val_loss"].corr(c[m]), include_groups=False).dropna()
+        rows.append({"reading": "within a run", "measure": m, "d_model": pd.NA, "step": pd.NA,
+                     "pearson": float(r.median()), "positive": int((r > 0).sum()),
+                     "n": int(len(r))})
+    cells = per_point.groupby(["d_model", "step", "corpus"])[["val_loss", *ALONG_TRAINING]]
+    means = cells.mean().reset_index()
+    reached = per_point.groupby(["d_model", "step"])["corpus"].nunique()
+    for (d, step), part in means.groupby(["d_model", "step"]):
+        if reached[d, step] < per_point["corpus"].nunique():
+            continue  # not every corpus's cells reached this step: no across-corpus reading
+        for m in ALONG_TRAINING:
+            rows.append({"reading": "across corpora", "measure": m, "d_model": int(d),
+                         "step": int(step), "pearson": float(part["val_loss"].corr(part[m])),
+                         "positive": int(part["val_loss"].corr(part[m]) > 0),
+                         "n": int(len(part))})
+    # d_model and step are empty (NA) on the within-run rows, which pool every cell
+    return pd.DataFrame(rows).astype({"d_model": "Int64", "step": "Int64"})
