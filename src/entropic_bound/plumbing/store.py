@@ -77,6 +77,16 @@ def read_seal(seal: Path) -> dict[str, str]:
     return listed
 
 
+def _write_file(path: Path, text: str) -> None:
+    """Write a store file whole (a temporary file renamed over it: a reader, or a second run
+    sharing the store, sees the old file or the new one) with mode 0644, whatever the umask,
+    since the store is committed as it is."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.chmod(tmp, FILE_MODE)
+    os.replace(tmp, path)
+
+
 def seal_entry(store: str | os.PathLike[str], key: str) -> None:
     """Write the seal of entry ``key`` (after its files, which makes it an entry) and make
     each of its files 0644."""
@@ -85,11 +95,7 @@ def seal_entry(store: str | os.PathLike[str], key: str) -> None:
     for f in entries(root).get(key, []):
         os.chmod(f, FILE_MODE)
         lines.append(f"{sha256_file(f)}  {f.name}")
-    path = root / f"{key}{SEAL}"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    os.chmod(tmp, FILE_MODE)
-    os.replace(tmp, path)
+    _write_file(root / f"{key}{SEAL}", "\n".join(lines) + "\n")
 
 
 def seal(store: str | os.PathLike[str]) -> list[str]:
@@ -120,11 +126,7 @@ def aliases(store: str | os.PathLike[str]) -> dict[str, str]:
 
 
 def write_alias(store: str | os.PathLike[str], key: str, entry: str) -> None:
-    path = Path(store) / f"{key}{ALIAS}"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(entry + "\n")
-    os.chmod(tmp, FILE_MODE)
-    os.replace(tmp, path)
+    _write_file(Path(store) / f"{key}{ALIAS}", entry + "\n")
 
 
 def resolve(store: str | os.PathLike[str], key: str) -> str | None:
@@ -156,10 +158,7 @@ def write_realisation(store: str | os.PathLike[str], key: str,
     if path.is_file():
         return
     folder.mkdir(exist_ok=True)
-    tmp = folder / f".{key}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
-    os.chmod(tmp, FILE_MODE)
-    os.replace(tmp, path)
+    _write_file(path, json.dumps(digests, indent=1, sort_keys=True) + "\n")
 
 
 def _problem(root: Path, key: str, listed: dict[str, str]) -> str | None:

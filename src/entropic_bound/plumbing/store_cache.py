@@ -216,10 +216,8 @@ class StoreCache(OutputFileCache):
                 fh.write(json.dumps({"rule": job.rule.name, "output": str(job.output[0]),
                                      "key": key, "entry": entry, "predicted": predict}) + "\n")
 
-    async def get_outputfiles_and_cachefiles(self, job: Job, predict: bool = False):
-        key = self.keys.key(job, predict)
-        if key is None:
-            return None
+    async def get_outputfiles_and_cachefiles(self, job: Job):
+        key = self.keys.key(job, predict=False)
         entry = self.entry(job, key) or key
         return [(Path(out), self.path / f"{entry}{ext}") for out, ext in self.get_outputfiles(job)]
 
