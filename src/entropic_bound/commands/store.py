@@ -41,38 +41,40 @@ def rekeys(store_dir: str, snakemake_args: list[str]) -> None:
 
     from entropic_bound.plumbing import store
     from entropic_bound.plumbing.experiments import experiment_of, experiment_of_record
-    from entropic_bound.plumbing.store_dag import lookups
+    from entropic_bound.plumbing.store_dag import in_use, lookups
 
     found = lookups(snakemake_args)
-    used = {name for r in found for name in (r["key"], r["entry"]) if name}
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for r in found:
         exp = experiment_of(r["rule"], Path(r["output"]).parts)
         kind = "fetched" if r["entry"] else ("unknown" if r["key"] is None else "to compute")
         rows[exp][kind] += 1
     waiting = {r["output"] for r in found if r["key"] is None}
+    entries = store.entries(store_dir)
     rekeyed = []
-    for key in (k for k in store.unused(store_dir, used) if not k.endswith(store.ALIAS)):
-        record = next((f for f in store.entries(store_dir)[key]
-                       if f.name.endswith("_record.json")), None)
-        argv = json.loads(record.read_text())["argv"] if record else []
+    for key in (k for k in store.unused(store_dir, in_use(found)) if not k.endswith(store.ALIAS)):
+        path = next((f for f in entries[key] if f.name.endswith("_record.json")), None)
+        record = json.loads(path.read_text()) if path else {}
+        argv = record.get("argv", [])
         if waiting & set(argv):
             continue  # perhaps the entry of a job whose key is not known yet
         rekeyed.append(key)
         exp = experiment_of_record(argv[argv.index("--record") + 1]) if "--record" in argv \
             else "other"
         rows[exp]["re-keyed"] += 1
-        rows[exp]["re-keyed job-hours"] += (json.loads(record.read_text()).get("s", 0)
-                                            if record else 0) / 3600
+        rows[exp]["re-keyed job-hours"] += record.get("s", 0) / 3600
     columns = ["fetched", "to compute", "unknown", "re-keyed", "re-keyed job-hours"]
+    total = {c: sum(r[c] for r in rows.values()) for c in columns}
+
+    def line(name: str, counts: dict[str, float]) -> str:
+        return f"{name:<11}" + "".join(f"{counts[c]:>20.2f}" if "hours" in c
+                                       else f"{int(counts[c]):>20}" for c in columns)
+
     print(f"{'experiment':<11}" + "".join(f"{c:>20}" for c in columns))
     for exp in sorted(rows):
-        print(f"{exp:<11}" + "".join(f"{rows[exp][c]:>20.2f}" if "hours" in c
-                                    else f"{int(rows[exp][c]):>20}" for c in columns))
-    total = {c: sum(r[c] for r in rows.values()) for c in columns}
-    print(f"{'all':<11}" + "".join(f"{total[c]:>20.2f}" if "hours" in c
-                                  else f"{int(total[c]):>20}" for c in columns))
-    print(f"{len(rekeyed)} of {len(store.entries(store_dir))} entries re-keyed "
+        print(line(exp, rows[exp]))
+    print(line("all", total))
+    print(f"{len(rekeyed)} of {len(entries)} entries re-keyed "
           f"({total['re-keyed job-hours']:.2f} job-hours), {int(total['unknown'])} jobs unknown "
           "until their upstream jobs run (their keys read outputs no run has made yet)")
 

@@ -54,11 +54,15 @@ def lookups(snakemake_args: list[str], workdir: str | Path = ".") -> list[dict]:
     return list(found.values())
 
 
+def in_use(found: list[dict]) -> set[str]:
+    """The keys of :func:`lookups` records, and the entries serving them."""
+    return {name for r in found for name in (r["key"], r["entry"]) if name}
+
+
 def used_keys(snakemake_args: list[str], workdir: str | Path = ".") -> set[str]:
     """The keys the DAG of ``snakemake <snakemake_args>`` asks for, and the entries serving
     them."""
-    return {name for r in lookups(snakemake_args, workdir) for name in (r["key"], r["entry"])
-            if name}
+    return in_use(lookups(snakemake_args, workdir))
 
 
 def store_plan(snakemake_args: list[str], workdir: str | Path = ".") -> dict[str, Counter]:
