@@ -168,6 +168,32 @@ def test_an_edit_misses_exactly_the_entries_of_the_rules_that_run_it(clone_with_
     assert fetched == {rule: n for rule, n in STORED.items() if rule not in missed}
 
 
+def test_store_rekeys_prices_an_edit_per_experiment(clone_with_store):
+    """`entropic-bound store rekeys`, the command contributors run before a commit: nothing
+    re-keyed on the clean tree; an edit to E6's training code re-keys E6's 24 training entries,
+    priced in job-hours from their records, and nothing of E1-E5."""
+
+    def rekeys() -> dict[str, list[str]]:
+        proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "store", "rekeys",
+                               "--store", "results/store", "--", *QUICK], cwd=clone_with_store,
+                              capture_output=True, text=True, check=True)
+        return {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines()}
+
+    clean = rekeys()
+    assert clean["all"][3] == "0" and clean["0"][:2] == ["of", str(len(
+        store.entries(clone_with_store / "results/store")))]
+    path = clone_with_store / "src/entropic_bound/training/lm.py"
+    original = path.read_text()
+    try:
+        path.write_text(original + "\n_EDITED = True\n")
+        edited = rekeys()
+    finally:
+        path.write_text(original)
+    assert edited["e6"][3] == "24" and float(edited["e6"][4]) > 0
+    assert all(edited[e][3] == "0" for e in ("e1", "e2", "e3", "e4", "e5"))
+    assert edited["24"][0] == "of"
+
+
 def test_the_audit_recomputes_entries_and_fails_on_a_planted_wrong_one(clone_with_store):
     """After the fresh clone's run (its results/ links into the store): a seeded draw agrees
     bit for bit (same machine); an entry whose stored number was changed, and resealed so
