@@ -1,7 +1,7 @@
 # The Entropic Bound for Transformers: reproduction workflow (table of contents only).
 from snakemake.utils import min_version
 
-min_version("9.0")
+min_version("9.27")
 
 
 configfile: "config.yaml"
@@ -28,17 +28,21 @@ onstart:
 
 onsuccess:
     # Exit now, not one scheduler timespan (60 s) later: entropic_bound.plumbing.timers.
+    from entropic_bound.plumbing.store_cache import say_other_software
     from entropic_bound.plumbing.timers import cancel_pending_timers
 
+    say_other_software(workflow)
     cancel_pending_timers()
 
 
 onerror:
     # A failed run must not leave the previous report posing as the current one.
+    from entropic_bound.plumbing.store_cache import say_other_software
     from entropic_bound.plumbing.timers import cancel_pending_timers
     from entropic_bound.reporting.report import mark_stale
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
+    say_other_software(workflow)
     cancel_pending_timers()
 
 

@@ -60,3 +60,16 @@ def test_this_interpreter_runs_the_locked_versions():
         if Version(installed).base_version != Version(pinned).base_version:
             drift[req.name] = (installed, pinned)
     assert drift == {}, f"installed vs locked: {drift}"
+
+
+def test_the_declared_snakemake_range_is_the_series_the_store_accepts():
+    """pyproject admits exactly the Snakemake series whose cache the store extends: an install
+    that pip accepts is never refused by the workflow (plumbing.store_cache.install)."""
+    from entropic_bound.plumbing.store_cache import SNAKEMAKE_SERIES
+
+    req = next(r for r in declared() if canonical(r.name) == "snakemake")
+    series = SNAKEMAKE_SERIES.rstrip(".")
+    assert Version(f"{series}.0") in req.specifier and Version(f"{series}.99") in req.specifier
+    major, minor = map(int, series.split("."))
+    for outside in (f"{major}.{minor - 1}.9", f"{major}.{minor + 1}.0", f"{major + 1}.0.0"):
+        assert Version(outside) not in req.specifier, (outside, str(req.specifier))

@@ -3,7 +3,6 @@ import os
 from pathlib import Path
 
 from snakemake.caching import LOCATION_ENVVAR as OUTPUT_CACHE_VARIABLE
-from snakemake.logging import logger
 from snakemake.utils import validate
 
 from entropic_bound.plumbing.code_inputs import command_sources
@@ -15,7 +14,6 @@ from entropic_bound.plumbing.settings import (
 )
 from entropic_bound.data.corpus_lock import corpus_pin as lock_entry_of_corpus
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
-from entropic_bound.plumbing import store as job_store
 from entropic_bound.plumbing.store_cache import install as install_store
 from entropic_bound.plumbing.device import resolve_device
 
@@ -42,26 +40,14 @@ envvars:
 # it on), in the folder config["store"] (the repository's store/ at the paper's settings),
 # keyed by content and served by entropic_bound.plumbing.store_cache (installed here, before
 # Snakemake makes its cache). An absolute path: Snakemake links each fetched output to it.
-# Before any job is planned, every sealed entry is checked against its sha256 and a failing one
-# is set aside (so it is recomputed, never read). Only the main process does this, not a job
-# step of a cluster run.
+# Before any job is planned, the main process checks every sealed entry against its sha256: a
+# run sets a failing one aside (so it is recomputed, never read), a dry run says it would.
+# The teacher arrays are keyed by their job, not their bytes: their bytes depend on the CPU's
+# BLAS kernels, and the keys of the jobs that read them must be the same on every machine
+# (docs/design.md, "The store key").
 STORE = os.path.abspath(config["store"])
 os.environ[OUTPUT_CACHE_VARIABLE] = STORE  # $SNAKEMAKE_OUTPUT_CACHE, read as the DAG is built
-install_store(config["store"])
-if workflow.is_main_process:
-    for problem in job_store.check(STORE, job_store.QUARANTINE):
-        logger.warning(
-            f"store entry set aside to {job_store.QUARANTINE} and recomputed: "
-            + problem.line(config["store"])
-        )
-    gone = job_store.dangling_links("results", STORE)
-    for link in gone:
-        link.unlink()
-    if gone:
-        logger.warning(
-            f"{len(gone)} results/ link(s) to store entries that are gone removed (first: "
-            f"{gone[0]}); add --forcerun with them to rebuild them where their tables exist"
-        )
+install_store(config["store"], workflow, keyed_by_job={"make_grid_data", "make_fixed_data"})
 
 # Experiments of each machinery, by paper table: a new grid (or fixed-operator) experiment is a
 # line here, a config section and its schema entry (`eN: *grid`).

@@ -1,5 +1,5 @@
 """The store of job outputs: check its entries, seal hand-copied ones, list or prune unused ones,
-price what the working tree re-keys, adopt entries stored under Snakemake's provenance hashes."""
+price what the working tree re-keys, adopt the entries of an earlier commit's keys."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ ACTIONS = {
     "rekeys": "per experiment, the stored entries the working tree no longer finds (their "
               "jobs would be recomputed), with their job-hours from the records; run before a "
               "commit that touches code a stored job runs",
-    "migrate": "run the DAG (after --: Snakemake's options) adopting every entry stored under "
-               "its job's Snakemake provenance hash by an alias, after its seal and record are "
-               "checked; trains nothing that is stored",
+    "migrate": "adopt, by an alias under the working tree's key, the entry that served each "
+               "stored job of the DAG at commit --from (after --: Snakemake's options), where "
+               "its seal holds and its record names the job; for a change that moves keys but "
+               "no result (a key definition, the record's code): trains nothing",
 }
 
 
@@ -28,6 +29,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="check: move failing entries here (the workflow's start uses "
                         "results/quarantine/store)")
     p.add_argument("--remove", action="store_true", help="unused: delete them")
+    p.add_argument("--from", dest="source", default="HEAD", metavar="COMMIT",
+                   help="migrate: the commit whose keys found the entries (default HEAD, for "
+                        "an uncommitted change)")
 
 
 def rekeys(store_dir: str, snakemake_args: list[str]) -> None:
@@ -52,7 +56,7 @@ def rekeys(store_dir: str, snakemake_args: list[str]) -> None:
     waiting = {r["output"] for r in found if r["key"] is None}
     entries = store.entries(store_dir)
     rekeyed = []
-    for key in (k for k in store.unused(store_dir, in_use(found)) if not k.endswith(store.ALIAS)):
+    for key in (k for k in store.unused(store_dir, in_use(found)) if k in entries):
         path = next((f for f in entries[key] if f.name.endswith("_record.json")), None)
         record = json.loads(path.read_text()) if path else {}
         argv = record.get("argv", [])
@@ -79,22 +83,85 @@ def rekeys(store_dir: str, snakemake_args: list[str]) -> None:
           "until their upstream jobs run (their keys read outputs no run has made yet)")
 
 
-def migrate(store_dir: str, snakemake_args: list[str]) -> None:
-    """Run Snakemake with the store's migration on; report the aliases it wrote."""
+def entries_at(source: str, store_dir: str, snakemake_args: list[str]) -> dict[str, str]:
+    """Output -> the entry that served its stored job at commit ``source``: a dry run of that
+    commit's workflow and library (a git worktree, its ``src`` first on the path) over this
+    store."""
     import os
     import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from entropic_bound.plumbing.store_dag import lookups
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), source],
+                       check=True)
+        try:
+            linked = tree / store_dir
+            if linked.is_dir():
+                subprocess.run(["rm", "-rf", str(linked)], check=True)
+            linked.parent.mkdir(parents=True, exist_ok=True)
+            linked.symlink_to(Path(store_dir).resolve())
+            found = lookups(snakemake_args, tree,
+                            {"PYTHONPATH": os.pathsep.join([str(tree / "src"),
+                                                            os.environ.get("PYTHONPATH", "")])})
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], check=True)
+    return {r["output"]: r["entry"] for r in found if r["entry"]}
+
+
+def migrate(store_dir: str, source: str, snakemake_args: list[str]) -> None:
+    """Alias each stored job's key in the working tree to the entry that served the job at
+    ``source``, where the tree's key finds no entry, the entry's seal holds and its record
+    writes the job's output; in rounds, since a job's key reads its upstream entry's seal. A
+    key that reads a cheap job's outputs (tokens) needs their realisation under the cheap job's
+    new key: written from the files where a run of the working tree made them."""
+    import json
+    from pathlib import Path
 
     from entropic_bound.plumbing import store
-    from entropic_bound.plumbing.store_cache import MIGRATE_VARIABLE
+    from entropic_bound.plumbing.store_dag import ledger, stored
+    from entropic_bound.plumbing.store_keys import file_digest
 
-    before = store.aliases(store_dir)
-    code = subprocess.call([sys.executable, "-m", "snakemake", *snakemake_args],
-                           env={**os.environ, MIGRATE_VARIABLE: "1"})
-    adopted = len(store.aliases(store_dir)) - len(before)
-    print(f"{adopted} entries adopted under their content keys; "
-          f"{len(store.entries(store_dir))} entries, {len(store.aliases(store_dir))} aliases")
-    if code:
-        sys.exit(code)
+    before = entries_at(source, store_dir, snakemake_args)
+    adopted, realised, refused = 0, 0, {}
+    while True:
+        found = ledger(snakemake_args)
+        progress = 0
+        for r in found:
+            files = r.get("realisation")
+            if (files and r["key"] and not store.read_realisation(store_dir, r["key"])
+                    and all(Path(p).is_file() for p in files.values())):
+                store.write_realisation(store_dir, r["key"], {name: file_digest(p)
+                                                              for name, p in files.items()})
+                realised += 1
+                progress += 1
+        for r in stored(found):
+            if r["entry"] or not r["key"] or r["output"] not in before or r["output"] in refused:
+                continue
+            entry = before[r["output"]]
+            reason = store.check_entry(store_dir, entry)
+            records = list(Path(store_dir).glob(f"{entry}*_record.json"))
+            if reason is None and records and r["output"] not in json.loads(
+                    records[0].read_text())["argv"]:
+                reason = "its record writes other outputs"
+            if reason is None:
+                store.write_alias(store_dir, r["key"], entry)
+                adopted += 1
+                progress += 1
+            else:
+                refused[r["output"]] = f"{store_dir}/{entry}*: {reason}"
+        if not progress:
+            break
+    for output, line in sorted(refused.items()):
+        print(f"not migrated: {output}: {line}")
+    unknown = [r["output"] for r in stored(found) if r["key"] is None]
+    print(f"{adopted} entries adopted under the working tree's keys (from {source}), "
+          f"{realised} realisations written from files, {len(refused)} refused; "
+          f"{len(unknown)} jobs whose keys wait for cheap upstream outputs no run of this tree "
+          f"has made (make them, e.g. snakemake --until <their rule>, then migrate again)")
 
 
 def run(a: argparse.Namespace) -> None:
@@ -119,7 +186,7 @@ def run(a: argparse.Namespace) -> None:
     elif a.action == "rekeys":
         rekeys(a.store, a.passthrough)
     elif a.action == "migrate":
-        migrate(a.store, a.passthrough)
+        migrate(a.store, a.source, a.passthrough)
     else:
         from entropic_bound.plumbing.store_dag import used_keys
 

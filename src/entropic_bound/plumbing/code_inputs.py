@@ -11,6 +11,12 @@ the store) only the jobs of the rules that run it. Importing ``entropic_bound.a.
 executes the ``__init__.py`` of ``entropic_bound`` and of ``entropic_bound.a``, so every module
 brings its enclosing packages. Modules are named by their dotted names, as in
 ``sys.modules``. Static (``ast``), so computing it at parse time imports nothing heavy.
+
+One module is left out of every closure, with what only it imports: :data:`RECORD_ONLY`, the
+code that writes a stored job's record (its cost, and the machine and software it ran on),
+which ``cli`` runs after the command's outputs are written. It says what a job ran on, not what
+it computes, and no job reads a record: so an edit of it (a field added) re-keys no stored
+entry and reruns no job; the entries keep their records as written.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_NAME = PACKAGE.name
 CLI = f"{PACKAGE_NAME}.cli"
 COMMANDS = f"{PACKAGE_NAME}.commands"
+RECORD_ONLY = frozenset({f"{PACKAGE_NAME}.plumbing.job_record"})
 
 
 def source_path(module: str) -> Path | None:
@@ -74,14 +81,15 @@ def _module_tree(module: str) -> ast.Module:
 
 
 def import_closure(modules: set[str]) -> set[str]:
-    """``modules`` and every package module they import, transitively."""
+    """``modules`` and every package module they import, transitively (not :data:`RECORD_ONLY`
+    nor what only it imports)."""
     seen: set[str] = set()
-    todo = list(modules)
+    todo = list(set(modules) - RECORD_ONLY)
     while todo:
         module = todo.pop()
         if module not in seen:
             seen.add(module)
-            todo.extend(_package_imports(_module_tree(module), module) - seen)
+            todo.extend(_package_imports(_module_tree(module), module) - seen - RECORD_ONLY)
     return seen
 
 

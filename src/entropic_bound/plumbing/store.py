@@ -212,11 +212,14 @@ def dangling_links(results: str | os.PathLike[str],
 
 
 def unused(store: str | os.PathLike[str], used: Iterable[str]) -> list[str]:
-    """Entries and aliases in ``store`` that serve no key in ``used`` (the current DAG's)."""
+    """Entries, aliases and realisations in ``store`` that serve no key in ``used`` (the
+    current DAG's stored jobs, and the cheap jobs whose realisations its predictions read)."""
     keep = set(used)
     served = {entry for key, entry in aliases(store).items() if key in keep}
+    made = sorted((Path(store) / REALISATIONS).glob("*.json"))
     return sorted([key for key in entries(store) if key not in keep | served]
-                  + [f"{key}{ALIAS}" for key in aliases(store) if key not in keep])
+                  + [f"{key}{ALIAS}" for key in aliases(store) if key not in keep]
+                  + [f"{REALISATIONS}/{p.name}" for p in made if p.stem not in keep])
 
 
 def leftovers(store: str | os.PathLike[str]) -> list[Path]:
@@ -238,7 +241,8 @@ def prune(store: str | os.PathLike[str], names: Iterable[str]) -> int:
     """Remove the entries (and aliases) ``names`` and every leftover; returns bytes freed."""
     root, freed = Path(store), 0
     for name in names:
-        for path in [root / name] if name.endswith(ALIAS) else root.glob(f"{name}[._]*"):
+        single = name.endswith(ALIAS) or name.startswith(f"{REALISATIONS}/")
+        for path in [root / name] if single else root.glob(f"{name}[._]*"):
             freed += path.stat().st_size
             path.unlink()
     for path in leftovers(root):

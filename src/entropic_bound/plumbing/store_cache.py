@@ -14,9 +14,14 @@ place where Snakemake looks its local cache class up. What it changes:
   when it last ran under that key (written whenever a run reads them). Where neither exists the
   key is unknown and the dry run says when it will be looked up. A run fetches only by keys
   computed from the files themselves, never by a prediction.
+* **Upstream jobs keyed by job.** The outputs of the rules named in :func:`install`'s
+  ``keyed_by_job`` (the teacher arrays: their bytes depend on the machine's BLAS kernels) enter
+  the keys below them by their job's own key, not their bytes, so those keys are the same on
+  every machine (docs/design.md, "The store key").
 * **Aliases.** ``<key>.alias`` names the entry that serves ``key`` when the entry keeps an older
-  name (the entries migrated from Snakemake's provenance hashes keep their files and names, so
-  git moves no bytes).
+  name: ``entropic-bound store migrate`` adopts the entries of an earlier commit's keys after
+  a change that moves keys but no result, and they keep their files and names, so git moves no
+  bytes.
 * **Seals.** An entry exists once its seal (``<entry>.sha256``) is written, last, by the store
   step; an interrupted writer leaves unsealed files no run reads (``store unused`` lists them).
 * **Records checked at fetch.** An entry whose record ran a command that writes other outputs
@@ -38,6 +43,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +53,7 @@ from snakemake.caching.local import OutputFileCache
 from snakemake.exceptions import CacheMissException, WorkflowError
 from snakemake.logging import logger
 
+from entropic_bound.plumbing import job_record
 from entropic_bound.plumbing import store as job_store
 from entropic_bound.plumbing.store_dag import LEDGER_VARIABLE
 from entropic_bound.plumbing.store_keys import file_digest, store_key
@@ -55,7 +62,6 @@ if TYPE_CHECKING:
     from snakemake.jobs import Job
 
 SNAKEMAKE_SERIES = "9.27."
-MIGRATE_VARIABLE = "ENTROPIC_BOUND_STORE_MIGRATE"  # set: adopt entries under Snakemake's keys
 
 
 class Unknown(Exception):
@@ -74,8 +80,9 @@ class ContentKeys:
     """Store keys of the jobs of one DAG, computed from files (``predict=False``) or predicted
     where upstream outputs are yet to be made (``predict=True``)."""
 
-    def __init__(self, cache: StoreCache):
+    def __init__(self, cache: StoreCache, keyed_by_job: frozenset[str]):
         self.cache = cache
+        self.keyed_by_job = keyed_by_job
         self._keys: dict[tuple[Job, bool], str | None] = {}
         self._digests: dict[tuple[str, int, int], str] = {}
 
@@ -118,14 +125,20 @@ class ContentKeys:
 
     def upstream_digest(self, upstream: Job, path: str, predict: bool) -> str:
         """The digest of ``path``, an output of ``upstream``: the file's own where it exists and
-        ``upstream`` is not yet to run; else the stored entry's seal or the realisation."""
+        ``upstream`` is not yet to run; else the stored entry's seal or the realisation. An
+        output of a rule keyed by job: ``key:`` and the upstream job's key, whatever its bytes."""
+        if upstream.rule.name in self.keyed_by_job:
+            key = self.key(upstream, predict)
+            if key is None:
+                raise Unknown(path)
+            return f"key:{key}"
         # A dry run "finishes" each job it plans (Snakemake then drops it from needrun), yet
         # its outputs on disk are still the old ones: planned counts as pending.
         dag = upstream.dag
         pending = predict and (dag.needrun(upstream)
                                or (dag.workflow.dryrun and dag.finished(upstream)))
         if not pending and os.path.exists(path):
-            if not self.cache.is_stored_rule(upstream):
+            if not self.cache.is_stored_rule(upstream) and not dag.workflow.dryrun:
                 self.realise(upstream, predict)
             return self.digest(path)
         if not predict:
@@ -141,6 +154,7 @@ class ContentKeys:
             suffix = dict(self.cache.get_outputfiles(upstream))[path]
             return sealed[f"{entry}{suffix}"]
         made = job_store.read_realisation(self.cache.path, key)
+        self.cache.log(upstream, key, None, predict, realisation=dict(named_files(upstream.output)))
         name = dict((p, n) for n, p in named_files(upstream.output)).get(path)
         if name not in made:
             raise Unknown(path)
@@ -157,44 +171,56 @@ class ContentKeys:
                                         {name: self.digest(p) for name, p in outputs})
 
 
-def _run_apart(coroutine):
-    """Run a coroutine to its end from code that an event loop is already running (Snakemake
-    calls the cache's methods inside its loop): in a thread with a loop of its own."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
 class StoreCache(OutputFileCache):
     """Snakemake's local output cache with content keys (the module's docstring)."""
 
+    # set by install(), before Snakemake makes its cache
+    workflow = None
+    keyed_by_job: frozenset[str] = frozenset()
+    label = "store"  # the store folder as the config names it, for messages
+
     def __init__(self):
         super().__init__()
-        self.keys = ContentKeys(self)
+        self.keys = ContentKeys(self, self.keyed_by_job)
         self._locks: dict[str, int] = {}
-        self.migrate = bool(os.environ.get(MIGRATE_VARIABLE))
         self.ledger = os.environ.get(LEDGER_VARIABLE)
+        self.failing: set[str] = set()  # entries a dry run found failing their seals
+        self.versions = job_record.versions()
+        self.fetched = 0  # entries this process fetched, and those from other software:
+        self.other_software: Counter[str] = Counter()  # "numpy 2.3.0, ..." -> how many
+        if self.workflow is not None and self.workflow.is_main_process:
+            self.check_store(dry=self.workflow.dryrun)
+
+    def check_store(self, dry: bool) -> None:
+        """Before any job is planned: every sealed entry against its seal, and the links under
+        results/ into entries that are gone. A run sets a failing entry aside to the quarantine
+        folder (so it is recomputed, never read) and removes those links (Snakemake cannot stat
+        them); a dry run changes no file: it says what the run would do, and plans the failing
+        entries' jobs as computed."""
+        for problem in job_store.check(self.path, None if dry else job_store.QUARANTINE):
+            self.failing.add(problem.key)
+            verb = "would be set aside to" if dry else "set aside to"
+            logger.warning(f"store entry {verb} {job_store.QUARANTINE} and recomputed: "
+                           + problem.line(self.label))
+        gone = job_store.dangling_links("results", self.path)
+        if gone:
+            if not dry:
+                for link in gone:
+                    link.unlink()
+            logger.warning(
+                f"{len(gone)} results/ link(s) to store entries that are gone "
+                f"{'would be ' if dry else ''}removed (first: {gone[0]}); add --forcerun with "
+                "them to rebuild them where their tables exist")
 
     def is_stored_rule(self, job: Job) -> bool:
         return bool(job.rule.cache and job.rule.cache.output
                     and job.dag.workflow.workflow_settings.cache is not None)
 
     def entry(self, job: Job, key: str) -> str | None:
-        """The sealed entry that serves ``key`` (itself or its alias's target); when migrating,
-        an entry under the job's Snakemake provenance hash, adopted by an alias after its
-        record is checked."""
+        """The sealed entry that serves ``key`` (itself or its alias's target), not one that a
+        dry run found failing its seal."""
         entry = job_store.resolve(self.path, key)
-        if entry is None and self.migrate:
-            old = _run_apart(self.provenance_hash_map.get_provenance_hash(job))
-            if job_store.is_sealed(self.path, old) and not job_store.check_entry(self.path, old):
-                if (reason := self.record_mismatch(job, old)) is None:
-                    job_store.write_alias(self.path, key, old)
-                    entry = old
-                else:
-                    logger.warning(f"not migrated: {self.path}/{old}*: {reason}")
-        return entry
+        return None if entry in self.failing else entry
 
     def record_mismatch(self, job: Job, entry: str) -> str | None:
         """Why entry's record belongs to another job (its command wrote other outputs), or
@@ -210,11 +236,17 @@ class StoreCache(OutputFileCache):
                     f"(an entry under another job's key)")
         return None
 
-    def log(self, job: Job, key: str | None, entry: str | None, predict: bool) -> None:
+    def log(self, job: Job, key: str | None, entry: str | None, predict: bool,
+            realisation: dict[str, str] | None = None) -> None:
+        """A lookup, to the ledger (``plumbing.store_dag``): a stored job's, or the realisation
+        of a cheap job (its outputs by name) that a prediction read."""
         if self.ledger:
+            line = {"rule": job.rule.name, "output": str(job.output[0]), "key": key,
+                    "entry": entry, "predicted": predict}
+            if realisation is not None:
+                line["realisation"] = realisation
             with open(self.ledger, "a") as fh:
-                fh.write(json.dumps({"rule": job.rule.name, "output": str(job.output[0]),
-                                     "key": key, "entry": entry, "predicted": predict}) + "\n")
+                fh.write(json.dumps(line) + "\n")
 
     async def get_outputfiles_and_cachefiles(self, job: Job):
         key = self.keys.key(job, predict=False)
@@ -262,7 +294,29 @@ class StoreCache(OutputFileCache):
             logger.debug(f"Output file {out} exists as {cachefile} in the cache.")
             self.check_readable(cachefile)
             self.symlink(cachefile, Path(out))
+            if ext.endswith("_record.json"):
+                self.note_software(json.loads(cachefile.read_text()))
         return True
+
+    def note_software(self, record: dict) -> None:
+        """Count a fetched entry, and the versions its record names where they are not ours."""
+        self.fetched += 1
+        other = job_record.other_versions(record, self.versions)
+        if other:
+            self.other_software[", ".join(f"{k} {v}" for k, v in sorted(other.items()))] += 1
+
+    def software_line(self) -> str | None:
+        """One line: how many fetched entries other software computed, and which versions
+        (None when every one names this run's versions)."""
+        if not self.other_software:
+            return None
+        ours = ", ".join(f"{k} {v}" for k, v in self.versions.items())
+        which = "; ".join(f"{n} with {versions}" for versions, n in
+                          self.other_software.most_common())
+        return (f"{sum(self.other_software.values())} of the {self.fetched} entries fetched from "
+                f"the store were computed with other software than this run's ({ours}): "
+                f"{which}. Their numbers may differ from a recomputation here by rounding; "
+                "`entropic-bound audit` recomputes and compares.")
 
     async def store(self, job: Job) -> None:
         """Move the outputs into the store under the job's key, then seal the entry (last), then
@@ -335,9 +389,18 @@ def extend_dag() -> None:
     DAG.finish = realising_finish
 
 
-def install(store: str) -> None:
-    """Make Snakemake's workflow use :class:`StoreCache` as its local between-workflow cache,
-    in ``store``. Refuses another Snakemake series in one line: the extension overrides
+def say_other_software(workflow) -> None:
+    """At the end of a run (the Snakefile's onsuccess and onerror): the one line of
+    :meth:`StoreCache.software_line`, where there is one."""
+    cache = workflow.output_file_cache
+    if isinstance(cache, StoreCache) and (line := cache.software_line()):
+        logger.warning(line)
+
+
+def install(store: str, workflow, keyed_by_job: frozenset[str] = frozenset()) -> None:
+    """Make Snakemake's ``workflow`` use :class:`StoreCache` as its local between-workflow
+    cache, in ``store``; the outputs of the rules ``keyed_by_job`` enter the keys below them by
+    their job's key. Refuses another Snakemake series in one line: the extension overrides
     methods of 9.27's cache and reads its job and DAG attributes."""
     import snakemake.workflow
 
@@ -355,6 +418,8 @@ def install(store: str) -> None:
     if not os.access(store, os.W_OK):
         raise WorkflowError(f"config store={store}: the folder is not writeable; expected a "
                             "folder this user can write")
+    StoreCache.workflow, StoreCache.label = workflow, store
+    StoreCache.keyed_by_job = frozenset(keyed_by_job)
     if snakemake.workflow.LocalOutputFileCache is not StoreCache:  # once per process
         snakemake.workflow.LocalOutputFileCache = StoreCache
         extend_dag()

@@ -39,19 +39,36 @@ def _dry_run(snakemake_args: list[str], workdir: str | Path,
     return proc.stdout + proc.stderr
 
 
-def lookups(snakemake_args: list[str], workdir: str | Path = ".") -> list[dict]:
+def ledger(snakemake_args: list[str], workdir: str | Path = ".",
+           env: dict[str, str] | None = None) -> list[dict]:
     """One record per stored job of the whole DAG of ``snakemake <snakemake_args>`` (a
-    ``--forceall`` dry run): ``rule``, ``output`` (its first), ``key`` (None: unknown until its
-    upstream jobs run) and ``entry`` (the entry that serves it, None: not stored)."""
+    ``--forceall`` dry run, with ``env`` added to the environment): ``rule``, ``output`` (its
+    first), ``key`` (None: unknown until its upstream jobs run) and ``entry`` (the entry that
+    serves it, None: not stored); and one per cheap job whose realisation a prediction read,
+    with ``realisation``, its outputs by name (:func:`lookups` leaves these out)."""
     with tempfile.TemporaryDirectory() as tmp:
         ledger = Path(tmp) / "ledger.jsonl"
-        _dry_run(["--forceall", *snakemake_args], workdir, {LEDGER_VARIABLE: str(ledger)})
+        _dry_run(["--forceall", *snakemake_args], workdir,
+                 {**(env or {}), LEDGER_VARIABLE: str(ledger)})
         lines = ledger.read_text().splitlines() if ledger.exists() else []
     found = {}
     for line in lines:
         record = json.loads(line)
-        found[record["output"]] = record  # a job asked twice: its last answer
+        if "realisation" in record:  # a cheap job's realisation, read by a prediction
+            found[("realisation", record["output"])] = record
+        else:
+            found[record["output"]] = record  # a job asked twice: its last answer
     return list(found.values())
+
+
+def lookups(snakemake_args: list[str], workdir: str | Path = ".",
+            env: dict[str, str] | None = None) -> list[dict]:
+    """The stored jobs' records of :func:`ledger` (not the realisations it read)."""
+    return stored(ledger(snakemake_args, workdir, env))
+
+
+def stored(found: list[dict]) -> list[dict]:
+    return [r for r in found if "realisation" not in r]
 
 
 def in_use(found: list[dict]) -> set[str]:
@@ -62,7 +79,7 @@ def in_use(found: list[dict]) -> set[str]:
 def used_keys(snakemake_args: list[str], workdir: str | Path = ".") -> set[str]:
     """The keys the DAG of ``snakemake <snakemake_args>`` asks for, and the entries serving
     them."""
-    return in_use(lookups(snakemake_args, workdir))
+    return in_use(ledger(snakemake_args, workdir))
 
 
 def store_plan(snakemake_args: list[str], workdir: str | Path = ".") -> dict[str, Counter]:
