@@ -97,3 +97,70 @@ def test_every_protocol_citation_names_a_section_of_the_protocol():
     assert {f: s - headings for f, s in cited.items() if s - headings} == {}
     assert [str(p.relative_to(ROOT)) for p in sources if re.search(r"\bSPEC\b", p.read_text())
             and p.name != "test_docs.py"] == []
+
+
+# Pages whose code spans name files of the repository or of a run: the docs, the front door,
+# the store's own page and the profiles' comments.
+NAMING_PAGES = [*PAGES, ROOT / "store/README.md", *sorted(ROOT.glob("profiles/*/config.yaml"))]
+OUTPUT_SUFFIXES = (".parquet", ".html", ".md", ".png")  # the tables and the report
+
+
+def code_spans(page: Path) -> list[str]:
+    """The code spans of a Markdown page, or of a YAML file's comments."""
+    text = page.read_text()
+    if page.suffix == ".yaml":
+        text = "\n".join(line.partition("#")[2] for line in text.splitlines())
+    return re.findall(r"`([^`\n]+)`", text)
+
+
+def output_patterns() -> list[str]:
+    """Every output the rules declare, as glob patterns (wildcards -> *)."""
+    text = "\n".join(p.read_text() for p in (ROOT / "workflow/rules").glob("*.smk"))
+    literals = re.findall(r'"((?:results|report)/[^"]+)"', text)
+    return [re.sub(r"\{[^}]*\}", "*", lit) for lit in literals]
+
+
+def unknown_names(page: Path) -> list[str]:
+    """Code spans of ``page`` that name a repository path that does not exist, or an output
+    file no rule writes (names with placeholders, globs or options are not checked)."""
+    import fnmatch
+
+    patterns = output_patterns()
+    bad = []
+    for span in code_spans(page):
+        if re.search(r"[<>*{}\s=$]", span) or span.startswith("-"):
+            continue
+        if re.match(r"(src|workflow|profiles|docs|tests|store|envs|report/templates)/", span) \
+                or re.match(r"(plumbing|reporting|commands|claims|measures|data|training)/\S+"
+                            r"\.py$", span):
+            if not ((ROOT / span).exists() or (ROOT / "src/entropic_bound" / span).exists()):
+                bad.append(span)
+        elif (span.endswith(OUTPUT_SUFFIXES) and "/" not in span.strip("/")
+              and not any(fnmatch.fnmatch(Path(p).name, f"*{span}") for p in patterns)
+              and not list(ROOT.rglob(span))):
+            bad.append(span)
+    return bad
+
+
+@pytest.mark.parametrize("page", NAMING_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_the_docs_name_exists_or_is_written_by_a_rule(page):
+    assert unknown_names(page) == []
+
+
+def test_the_name_check_fails_on_a_stale_name(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("`claims.registry.parquet`, `reporting.report.md`, `claims.parquet`, "
+                    "`plumbing/store_keys.py`, `plumbing/store_hash.py`, `<key>.alias`\n")
+    assert unknown_names(page) == ["claims.registry.parquet", "reporting.report.md",
+                                   "plumbing/store_hash.py"]
+
+
+def test_the_store_pages_say_how_the_key_is_made():
+    """The store's own page and the quick profile describe the content key of
+    plumbing/store_keys.py, not the provenance hash it replaced."""
+    for page in (ROOT / "store/README.md", ROOT / "profiles/quick/config.yaml",
+                 ROOT / "docs/running.md"):
+        text = page.read_text()
+        assert "store_keys.py" in text or "store key" in text, page
+        assert not re.search(r"(keyed|kept|found) by provenance|provenance hash of the job|"
+                             r"when its provenance", text), page

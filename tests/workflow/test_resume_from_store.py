@@ -36,6 +36,20 @@ def store_plan(workdir, *args: str) -> dict[str, Counter]:
     return store_dag.store_plan([*QUICK, *args], workdir)
 
 
+def files_as_they_are(workdir) -> dict[str, tuple]:
+    """Every file and link under ``workdir`` but Snakemake's .snakemake/: its kind, size, mtime
+    and (for a link) target."""
+    found = {}
+    for path in sorted(workdir.rglob("*")):
+        rel = path.relative_to(workdir)
+        if rel.parts[0] == ".snakemake":
+            continue
+        st = path.lstat()
+        found[str(rel)] = (path.is_symlink() and str(path.readlink()), st.st_size,
+                           st.st_mtime_ns, path.is_dir())
+    return found
+
+
 def tables(workdir) -> dict[str, pd.DataFrame]:
     return {p.name: pd.read_parquet(p) for p in sorted((workdir / "results/tables").glob("*"))}
 
@@ -57,6 +71,9 @@ def test_a_run_fills_the_store_with_one_sealed_entry_per_stored_job(quick_run):
     assert commands["train-grid"] == STORED["train_grid_cells"]
     assert commands["train-lm"] == STORED["train_lm_cells"]
     assert store.seal(quick_run / "results/store") == []  # the run sealed every entry
+    # realisations of the tokenizer jobs alone: no key reads a teacher array's bytes
+    realised = sorted((quick_run / "results/store/realisations").glob("*.json"))
+    assert [sorted(json.loads(p.read_text())) for p in realised] == [["meta", "tokens"]] * 6
     assert store.check(quick_run / "results/store") == []
     # no checkpoint file enters the store: the trajectory is measured during training, and
     # E6's kept weights are stored in half precision
@@ -98,14 +115,20 @@ def test_a_corrupt_entry_is_set_aside_and_recomputed(quick_run, tmp_path):
     raw = bytearray(target.read_bytes())
     raw[len(raw) // 2] ^= 0x10
     target.write_bytes(bytes(raw))
+    before = files_as_they_are(work)
     out = snakemake(work, "-n", *QUICK)
-    assert f"store entry set aside to results/quarantine/store and recomputed: " \
+    # a dry run says what the run would set aside and plans the job as computed, and changes
+    # no file (Snakemake's own .snakemake/ bookkeeping aside)
+    assert f"store entry would be set aside to results/quarantine/store and recomputed: " \
            f"results/store/{key}*" in out.stderr + out.stdout
-    assert (work / "results/quarantine/store" / target.name).exists()
     plan = store_plan(work)
     computed = {rule: c["computed"] for rule, c in plan.items() if c["computed"]}
     assert computed in ({"measure_grid_cells": 1}, {"measure_fixed_cells": 1}), computed
-    snakemake(work, *QUICK)
+    assert files_as_they_are(work) == before
+    out = snakemake(work, *QUICK)
+    assert f"store entry set aside to results/quarantine/store and recomputed: " \
+           f"results/store/{key}*" in out.stderr + out.stdout
+    assert (work / "results/quarantine/store" / target.name).exists()
     assert store.check(work / "results/store") == []
     ours, theirs = tables(work), tables(quick_run)
     for name in ours:  # recomputed on the same machine: the same numbers
@@ -304,3 +327,65 @@ def test_two_runs_on_one_empty_store_at_once_lose_and_corrupt_nothing(quick_run,
     assert first.keys() == second.keys() and len(first) >= 17
     for name in first:
         pd.testing.assert_frame_equal(first[name], second[name], check_exact=True, obj=name)
+
+
+# the stored rules that read teacher arrays, and their jobs in the quick DAG
+BELOW_TEACHERS = {rule: n for rule, n in STORED.items()
+                  if rule not in ("fetch_corpus", "train_lm_cells")}
+
+
+def test_a_change_to_the_teachers_draw_re_keys_what_trains_on_them(clone_with_store):
+    """The teacher arrays enter the keys below them by their job's key: a change to the code
+    that changes the draw (here the streams' key) re-keys every E1-E5 training, measure and
+    estimator job, known before any array is made; E6 is fetched."""
+    path = clone_with_store / "src/entropic_bound/data/teachers.py"
+    original = path.read_text()
+    edited = original.replace("key = [spec.seed, spec.T", "key = [spec.seed + 1, spec.T")
+    assert edited != original
+    try:
+        path.write_text(edited)
+        plan = store_plan(clone_with_store, "--forceall")
+        found = store_dag.lookups([*QUICK], clone_with_store)
+    finally:
+        path.write_text(original)
+    assert {rule: c["computed"] for rule, c in plan.items() if c["computed"]} == BELOW_TEACHERS
+    assert {rule: c["fetched"] for rule, c in plan.items() if c["fetched"]} == {
+        "fetch_corpus": 6, "train_lm_cells": 24}
+    assert not [r for r in found if r["key"] is None]  # no key waits for an array
+
+
+def test_the_paper_stores_keys_are_found_without_any_data(tmp_path):
+    """What must not depend on the machine: a dry run of the paper's DAG in a copy with no
+    results/ computes every stored job's key (none waits for a teacher array) and finds every
+    entry of the committed store under it. The keys read no array, so any CPU reproduces them;
+    keyed by the arrays' bytes, a CPU whose BLAS rounds otherwise found none of E1-E5's."""
+    from conftest import ROOT
+
+    work = copy_workflow(tmp_path / "w")
+    (work / "store").symlink_to(ROOT / "store")
+    found = store_dag.lookups([], work)
+    assert len(found) == len(store.entries(ROOT / "store")) == 443
+    assert [r["output"] for r in found if r["key"] is None or r["entry"] is None] == []
+    assert not (work / "results/data").exists()
+
+
+def test_a_run_says_in_one_line_which_fetched_entries_other_software_made(quick_run, tmp_path):
+    """Two entries whose records name another numpy (faked, and resealed): the run fetches
+    them and says so in one line, with how many and which versions."""
+    work = copy_workflow(tmp_path / "w")
+    shutil.copytree(quick_run / "results/store", work / "results/store")
+    root = work / "results/store"
+    records = sorted(f for files in store.entries(root).values() for f in files
+                     if f.name.endswith("_record.json"))[:2]
+    for path in records:
+        record = json.loads(path.read_text())
+        record["software"]["numpy"] = "1.26.0"
+        path.write_text(json.dumps(record))
+        store.seal_entry(root, path.name[:64])
+    out = snakemake(work, *QUICK)
+    lines = [line for line in (out.stdout + out.stderr).splitlines()
+             if "computed with other software than this run's" in line]
+    assert lines, out.stderr[-2000:]
+    assert re.search(rf"^2 of the {sum(STORED.values())} entries fetched from the store were "
+                     r"computed with other software than this run's \(torch \S+, numpy \S+, "
+                     r"scipy \S+\): 2 with numpy 1\.26\.0\.", lines[0]), lines[0]

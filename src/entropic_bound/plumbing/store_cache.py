@@ -161,7 +161,10 @@ class ContentKeys:
         return made[name]
 
     def realise(self, job: Job, predict: bool) -> None:
-        """Record the digests of ``job``'s outputs under its key (a cheap job, not stored)."""
+        """Record the digests of ``job``'s outputs under its key (a cheap job, not stored; not
+        one keyed by job, whose outputs no key reads)."""
+        if job.rule.name in self.keyed_by_job:
+            return
         outputs = list(named_files(job.output))
         if not all(os.path.exists(p) for _, p in outputs):
             return
