@@ -35,6 +35,14 @@ STORED = {"train_grid_cells": 11, "measure_grid_cells": 11, "train_fixed_cells":
           "measure_fixed_cells": 4, "estimate_e1_data": 2, "estimate_e4_data": 22,
           "fetch_corpus": 6, "train_lm_cells": 24}
 
+# The cheap rules the main process runs itself (workflow/rules/common.smk's localrules)
+LOCAL = ["make_grid_data", "make_fixed_data", "fetch_corpus", "tokenize_corpus",
+         "aggregate_grid", "aggregate_table1", "aggregate_table2", "aggregate_table4",
+         "aggregate_table6", "evaluate_claims", "audit_store", "render_report"]
+# The README's command adds the site's partition (and account) as default resources; the
+# loopback cluster's partition is `main` (slurm_cluster.py).
+SITE = ["--default-resources", "slurm_partition=main"]
+
 # The plugin's settings that a loopback cluster needs: no account, job states from squeue
 # (there is no accounting database), and short polling so the test does not idle.
 SLURM = ["--workflow-profile", "slurm", "--configfile", "profiles/quick/quick.yaml",
@@ -138,6 +146,8 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     assert kept, "nothing had completed before the interruption"
 
     finish(run(work, env), work)
+    local = submitted_rules(work) & {f"rule_{rule}" for rule in LOCAL}
+    assert submitted_rules(work) and not local, local
     # Every job of both runs went through sbatch: slurmctld accepted each submission Snakemake
     # reports, ran it, and nothing ran outside SLURM but the `all` target.
     assert len(submitted_jobs(root)) == submissions(work) == len(slurm_jobs(env))
@@ -171,12 +181,23 @@ def test_with_a_full_store_the_cluster_run_submits_no_stored_job(slurm, quick_ru
     work = copy_workflow(tmp_path / "work")
     shutil.copytree(quick_run / "results/store", work / "results/store")
     before = len(submitted_jobs(root))
-    finish(run(work, env), work)
+    finish(run(work, env, *SITE), work)
     log = (work / "snakemake.log").read_text()
-    # the plugin names each submission's log folder after the rules it runs
-    submitted = re.findall(r"slurm_logs/(\w+)/\d+\.log", log)
+    submitted = submitted_rules(work)
     assert submitted and not [s for s in submitted if any(rule in s for rule in STORED)], \
-        sorted(set(submitted))
+        sorted(submitted)
+    assert not [s for s in submitted if any(rule in s for rule in LOCAL)], sorted(submitted)
+    # The documented command kept the profile's per-rule resources: every submission has the
+    # site's partition, a time limit and a memory request (none of the cluster's defaults:
+    # no limit, no memory), which a --default-resources that replaced them would have lost.
+    ours = set(submitted_jobs(root)[before:])
+    limits = [line.split() for line in subprocess.run(
+        ["squeue", "-h", "-t", "all", "-o", "%i %P %l %m"], env=env, check=True,
+        capture_output=True, text=True).stdout.splitlines() if line.split()[0] in ours]
+    assert len(limits) == len(ours) > 0
+    assert {partition for _, partition, _, _ in limits} == {"main"}, limits
+    assert not [job for job in limits if job[2] in ("UNLIMITED", "INFINITE") or job[3] == "0"], \
+        limits
     # the main process linked every file of every entry from the store
     entries = store.entries(work / "results/store")
     assert log.count("Symlinking output file") == sum(len(f) for f in entries.values())
@@ -186,6 +207,13 @@ def test_with_a_full_store_the_cluster_run_submits_no_stored_job(slurm, quick_ru
     print(f"full store: {count} submissions, {sum(STORED.values())} jobs fetched by the main "
           "process")
     assert_tables_equal(tables(quick_run), tables(work))
+
+
+def submitted_rules(workdir: Path) -> set[str]:
+    """What each of this run's submissions ran, as the plugin names its log folder:
+    ``rule_<rule>`` (then a folder of its wildcards) or ``group_<group>``."""
+    log = (workdir / "snakemake.log").read_text()
+    return set(re.findall(r"slurm_logs/((?:rule|group)_[^/\s]+)/(?:[^/\s]+/)?\d+\.log", log))
 
 
 def stored_rules_that_ran(workdir: Path) -> list[Path]:

@@ -389,3 +389,21 @@ def test_a_run_says_in_one_line_which_fetched_entries_other_software_made(quick_
     assert re.search(rf"^2 of the {sum(STORED.values())} entries fetched from the store were "
                      r"computed with other software than this run's \(torch \S+, numpy \S+, "
                      r"scipy \S+\): 2 with numpy 1\.26\.0\.", lines[0]), lines[0]
+
+
+def test_a_cluster_job_step_computes_the_keys_the_main_process_does(run_copy):
+    """A SLURM job step runs a DAG of its own jobs' rules (Snakemake's allowed rules), where a
+    teacher array drawn by the main process has no producer: its keys must still read the
+    array by its job's key, or the entries it stores are found by no other run."""
+    cells = sorted(str(p.relative_to(run_copy))
+                   for p in (run_copy / "results/cells").rglob("*.npz"))[:3]
+    measures = sorted(str(p.relative_to(run_copy))
+                      for p in (run_copy / "results/measures").rglob("*.parquet")
+                      if "/e6/" not in str(p))[:3]
+    assert cells and measures
+    whole = {r["output"]: (r["key"], r["entry"])
+             for r in store_dag.lookups([*QUICK, *cells, *measures], run_copy)}
+    step = {r["output"]: (r["key"], r["entry"]) for r in store_dag.lookups(
+        [*QUICK, *cells, *measures, "--allowed-rules", "train_grid_cells", "train_fixed_cells",
+         "measure_grid_cells", "measure_fixed_cells"], run_copy)}
+    assert step == whole and all(entry for _, entry in whole.values()), (step, whole)

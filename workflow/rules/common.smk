@@ -49,6 +49,26 @@ STORE = os.path.abspath(config["store"])
 os.environ[OUTPUT_CACHE_VARIABLE] = STORE  # $SNAKEMAKE_OUTPUT_CACHE, read as the DAG is built
 install_store(config["store"], workflow, keyed_by_job={"make_grid_data", "make_fixed_data"})
 
+
+# Cheap rules run in the main process under any executor, never submitted: each takes seconds
+# (the audit its budget, audit.budget_seconds), less than a cluster's queue round-trip. The
+# teacher arrays, the corpora's texts and tokens, the tables, the claims, the audit, the report.
+localrules:
+    make_grid_data,
+    make_fixed_data,
+    fetch_corpus,
+    tokenize_corpus,
+    aggregate_grid,
+    aggregate_table1,
+    aggregate_table2,
+    aggregate_table4,
+    aggregate_table6,
+    evaluate_claims,
+    audit_store,
+    render_report,
+    snapshot,
+
+
 # Experiments of each machinery, by paper table: a new grid (or fixed-operator) experiment is a
 # line here, a config section and its schema entry (`eN: *grid`).
 GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment

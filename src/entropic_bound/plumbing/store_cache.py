@@ -107,7 +107,7 @@ class ContentKeys:
         producers = {f: dep for dep, files in job.dag.dependencies[job].items() for f in files}
         inputs = []
         for name, path in named_files(job.input):
-            upstream = producers.get(path)
+            upstream = producers.get(path) or self.keyed_producer(job, path)
             if upstream is None:
                 if not os.path.exists(path):
                     raise Unknown(path)
@@ -122,6 +122,18 @@ class ContentKeys:
             software = job.conda_env.content
         params = {name: value for name, value in job.params._allitems() if name is not None}
         return store_key(job.rule.shellcmd, params, inputs, software)
+
+    def keyed_producer(self, job: Job, path: str) -> Job | None:
+        """The job of a rule keyed by job that makes ``path``, where the DAG has none: a cluster
+        job step runs a DAG of its own jobs' rules only (Snakemake's allowed rules), in which a
+        teacher array, drawn by the main process, has no producer."""
+        for name in sorted(self.keyed_by_job):
+            rule = job.dag.workflow.get_rule(name)
+            if rule.is_producer(path):
+                wildcards = rule.get_wildcards(path)
+                return _run_apart(job.dag.job_factory.new(rule, job.dag, wildcards_dict=wildcards,
+                                                          targetfile=path))
+        return None
 
     def upstream_digest(self, upstream: Job, path: str, predict: bool) -> str:
         """The digest of ``path``, an output of ``upstream``: the file's own where it exists and
@@ -172,6 +184,16 @@ class ContentKeys:
         if key is not None:
             job_store.write_realisation(self.cache.path, key,
                                         {name: self.digest(p) for name, p in outputs})
+
+
+def _run_apart(coroutine):
+    """Run a coroutine to its end from code that an event loop is already running (Snakemake
+    calls the cache's methods inside its loop): in a thread with a loop of its own."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class StoreCache(OutputFileCache):
