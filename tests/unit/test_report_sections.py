@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from entropic_bound.reporting.report import section_audit, static_reff_drop
+from entropic_bound.reporting.sections import section_audit, static_reff_drop
 
 
 def test_the_static_reff_drop_is_one_minus_kept_over_initial_per_width_and_layer():
@@ -36,19 +36,25 @@ def test_the_audit_section_counts_agreements_and_shows_a_difference():
         "max_rel_diff": [0.0, 0.1, float("inf")], "ok": [True, False, False],
         "detail": ["", "largest difference at x.parquet:val_loss",
                    "the command failed (exit 2): no native bf16"],
-        "recomputed": [True, True, False], "seed": [4, 4, 4]})
+        "recomputed": [True, True, False], "seed": [4, 4, 4],
+        "comparison": ["bit for bit", "E6 losses within 2 seed standard deviations", ""],
+        "margin": [0.0, 3.1, float("inf")]})
     sec = section_audit({"audit": audit})
     assert "seed 4" in sec.intro and "1 of 3 agree" in sec.intro
+    assert "a training entry where one fits the budget: e1, e3, e6" in sec.intro
     shown = sec.tables[0][1].set_index("experiment")
-    assert shown.loc["e3", "outcome"] == "agrees" and shown.loc["e6", "outcome"] == "DIFFERS"
+    assert shown.loc["e3", "outcome"] == "identical" and shown.loc["e6", "outcome"] == "DIFFERS"
     assert shown.loc["e1", "outcome"] == "not recomputed"
     assert shown.loc["e3", "comparison"] == "bit for bit"
     assert shown.loc["e6", "entry"] == "b" * 12 and sec.anchor == "audit"
+    within = audit.assign(ok=[True, True, False])
+    assert section_audit({"audit": within}).tables[0][1].set_index("experiment").loc[
+        "e6", "outcome"] == "agrees within the machine tolerance"
 
 
 def test_an_audit_with_no_entry_of_this_run_says_so():
     empty = pd.DataFrame(columns=["key", "experiment", "command", "exact_required",
                                   "max_abs_diff", "max_rel_diff", "ok", "detail", "recomputed",
-                                  "seed"])
+                                  "seed", "comparison", "margin"])
     sec = section_audit({"audit": empty})
     assert "No entry" in sec.intro and sec.tables == []

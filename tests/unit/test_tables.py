@@ -96,7 +96,7 @@ def test_the_readings_beside_the_binding_ones_are_correlations_and_layer_ranges(
     """Constructed cells: the loss rises with the whole kernel's Reff and falls with the
     per-input Reff, exactly; layer 0's static Reff alone is anti-correlated with the loss
     while the layer mean is not."""
-    from entropic_bound.reporting.tables import readings
+    from entropic_bound.reporting.lm_tables import readings
 
     rows = []
     for i, corpus in enumerate("abcd"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -407,3 +408,75 @@ def test_a_cluster_job_step_computes_the_keys_the_main_process_does(run_copy):
         [*QUICK, *cells, *measures, "--allowed-rules", "train_grid_cells", "train_fixed_cells",
          "measure_grid_cells", "measure_fixed_cells"], run_copy)}
     assert step == whole and all(entry for _, entry in whole.values()), (step, whole)
+
+
+def test_a_training_entry_is_audited_across_kernels_by_what_the_paper_reads(clone_with_store):
+    """Under other OpenBLAS kernels (another kernel class than the entries', whatever this CPU
+    is) a recomputed E3 training entry agrees within the machine tolerance; the same entry
+    with a factor changed by 5 %, with another seed's cell under its key, or with a changed
+    loss (each resealed, so that only a recomputation can tell) differs."""
+    from entropic_bound.plumbing.atomic import open_npz, read_parquet, write_parquet
+
+    if not (clone_with_store / "results/tables/claims.parquet").exists():
+        snakemake(clone_with_store, *QUICK)
+    root = clone_with_store / "results/store"
+
+    def train_grid(cell: str) -> str:
+        return next(k for k, fs in store.entries(root).items() for f in fs
+                    if f.name.endswith("_record.json") and f"results/cells/{cell}.npz"
+                    in json.loads(f.read_text())["argv"])
+
+    key = train_grid("e3/linear_qk/sharp/r2/s0")
+    other_seed = train_grid("e3/linear_qk/sharp/r2/s1")
+    weights, metrics = root / f"{key}_weights.npz", root / f"{key}_metrics.parquet"
+    originals = {p: p.read_bytes() for p in (weights, metrics, root / f"{key}.sha256")}
+
+    def audit() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "entropic_bound.cli", "audit", "1",
+                               "--keys", key[:12], "--store", "results/store"],
+                              cwd=clone_with_store, capture_output=True, text=True,
+                              env={**os.environ, "OPENBLAS_CORETYPE": "Sandybridge"})
+
+    def replace(path, write) -> None:
+        path.unlink()  # the link under results/ points at this name
+        write(path)
+        (root / f"{key}.sha256").unlink()
+        store.seal_entry(root, key)
+
+    def scaled_factor(path) -> None:
+        with open_npz(originals_file(weights)) as z:
+            arrays = {n: np.asarray(z[n]) for n in z.files}
+        name = next(n for n in arrays if n.startswith("recovery") and n.endswith("_WQ"))
+        arrays[name] = arrays[name] * np.float32(1.05)
+        np.savez(path, **arrays)
+
+    def originals_file(path):
+        copy = clone_with_store / f"original{path.suffix}"
+        copy.write_bytes(originals[path])
+        return copy
+
+    try:
+        agreed = audit()
+        assert agreed.returncode == 0, agreed.stderr[-2000:]
+        assert "agrees within the machine tolerance" in agreed.stderr \
+            or "identical" in agreed.stderr, agreed.stderr[-2000:]
+        plants = {
+            "factor": (weights, scaled_factor),
+            "seed": (weights, lambda p: p.write_bytes((root / f"{other_seed}_weights.npz")
+                                                      .read_bytes())),
+            "loss": (metrics, lambda p: write_parquet(p, read_parquet(originals_file(metrics))
+                                                      .assign(loss=lambda f: f["loss"]
+                                                              + f["noise_floor"]))),
+        }
+        for name, (path, write) in plants.items():
+            replace(path, write)
+            planted = audit()
+            assert planted.returncode == 1 and "DIFFERS" in planted.stderr, \
+                (name, planted.stderr[-2000:])
+            path.unlink()
+            path.write_bytes(originals[path])
+    finally:
+        for path, raw in originals.items():
+            path.unlink(missing_ok=True)
+            path.write_bytes(raw)
+    assert store.check(root) == []

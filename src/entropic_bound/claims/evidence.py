@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from entropic_bound.claims.firmness import Evidence
 from entropic_bound.plumbing.atomic import read_parquet
+from entropic_bound.reporting.lm_tables import table6
 from entropic_bound.reporting.tables import (
     grid_summary,
     read_parquets,
     table1,
     table2,
     table4,
-    table6,
 )
 
 

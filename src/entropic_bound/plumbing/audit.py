@@ -11,11 +11,18 @@ record, as Snakemake set them). The comparison is
 * **exact** (every value bit-identical, NaNs in the same places) where the entry was computed
   on the same kernel class: the same CPU kernel flags (AVX2, AVX-512, bf16: :data:`KERNEL_FLAGS
   <entropic_bound.plumbing.job_record.KERNEL_FLAGS>`) and the same torch CPU capability;
-* **within a tolerance** otherwise: ``|a - b| <= atol + rtol * |b|`` elementwise (numpy's
-  ``allclose``), defaults :data:`RTOL` and :data:`ATOL`; integer columns (ranks counted
-  against a threshold: numerical, Gavish-Donoho, largest gap) within :data:`INTEGER_STEP`, as a
-  singular value at the threshold falls on either side of it under other kernels
-  (docs/design.md, "Determinism", gives the differences measured across capabilities).
+* **within the machine tolerance** otherwise. A training entry (``train-grid``,
+  ``train-fixed``, ``train-lm``) by what is identifiable and what the paper reads
+  (:mod:`entropic_bound.plumbing.trained_comparison`: operators rather than factors, losses
+  in noise floors, E6's losses against its seeds' spread); any other entry elementwise,
+  ``|a - b| <= atol + rtol * |b|`` (numpy's ``allclose``), defaults :data:`RTOL` and
+  :data:`ATOL`, integer columns (ranks counted against a threshold: numerical,
+  Gavish-Donoho, largest gap) within :data:`INTEGER_STEP`, as a singular value at the
+  threshold falls on either side of it under other kernels (docs/design.md, "Determinism",
+  gives the differences measured across capabilities).
+
+Each outcome says which comparison ran (``comparison``) and its ``margin``: the largest
+difference over its tolerance (<= 1 agrees; 0 bit-identical).
 
 Columns whose names hold ``seconds`` (wall-clock timings, different on every run) and the
 record itself are not compared. A mismatch fails the audit (exit 1).
@@ -42,10 +49,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from entropic_bound.plumbing import job_record, store
 from entropic_bound.plumbing.atomic import open_npz, read_parquet
 from entropic_bound.plumbing.experiments import experiment_of_record
+from entropic_bound.plumbing.trained_comparison import (
+    Comparison,
+    compare_lm_metrics,
+    compare_metrics,
+    compare_operators,
+    weights_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +70,9 @@ INTEGER_STEP = 1
 TIMING = re.compile(r"seconds")
 RECORD_SUFFIX = "_record.json"
 NETWORK_COMMANDS = ("fetch-corpus",)
+
+
+TRAINING_COMMANDS = ("train-grid", "train-fixed", "train-lm")
 
 
 @dataclass
@@ -68,6 +86,17 @@ class Outcome:
     ok: bool
     detail: str = ""
     recomputed: bool = True  # False: the command could not run here (detail says why)
+    comparison: str = "bit for bit"  # which comparison ran, and its tolerance
+    margin: float = 0.0  # the largest difference over its tolerance (<= 1 agrees)
+
+    @property
+    def verdict(self) -> str:
+        """identical / agrees within the machine tolerance / DIFFERS / not recomputed."""
+        if not self.recomputed:
+            return "not recomputed"
+        if not self.ok:
+            return "DIFFERS"
+        return "identical" if self.max_abs_diff == 0 else "agrees within the machine tolerance"
 
 
 def kernel_class(machine: dict) -> tuple:
@@ -229,6 +258,7 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
                            recomputed=False)
         worst_abs = worst_rel = 0.0
         ok, where = True, ""
+        identical = True
         for i, stored in fresh.items():
             if stored.name.endswith(RECORD_SUFFIX):
                 continue
@@ -236,9 +266,54 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
             if d_rel >= worst_rel:
                 where = at or where
             worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
+            identical &= exact
             ok &= exact if exact_required else close
-    return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
-                   f"largest difference at {where}" if worst_rel else "")
+        if exact_required or identical or command not in TRAINING_COMMANDS:
+            how = "bit for bit" if exact_required else (
+                f"elementwise, rtol {RTOL:g} (integer ranks within {INTEGER_STEP})")
+            margin = 0.0 if identical else (float("inf") if exact_required
+                                            else worst_rel / RTOL)
+            return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
+                           f"largest difference at {where}" if worst_rel else "", True, how,
+                           margin)
+        judged = compare_training(command, {argv[i]: stored for i, stored in fresh.items()},
+                                  store_dir)
+    return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel,
+                   judged.agrees, f"largest margin at {judged.where}", True, judged.how,
+                   judged.margin)
+
+
+def compare_training(command: str, outputs: dict[str, Path], store_dir: Path) -> Comparison:
+    """A recomputed training entry's outputs (recomputed path -> stored file) against the
+    stored ones, by :mod:`entropic_bound.plumbing.trained_comparison`."""
+    results = []
+    for ours, stored in outputs.items():
+        label = stored.name[65:]
+        if stored.name.endswith("_weights.npz") and command != "train-lm":
+            results.append(compare_operators(weights_of(Path(ours)), weights_of(stored),
+                                             label))
+        elif stored.name.endswith("_metrics.parquet") and command == "train-lm":
+            stored_metrics = read_parquet(stored)
+            results.append(compare_lm_metrics(read_parquet(Path(ours)), stored_metrics,
+                                              lm_seed_metrics(store_dir, stored_metrics),
+                                              label))
+        elif stored.name.endswith("_metrics.parquet"):
+            results.append(compare_metrics(read_parquet(Path(ours)), read_parquet(stored),
+                                           label))
+    worst = max(results, key=lambda c: c.margin)
+    return Comparison(worst.margin, worst.where, "; ".join(sorted({c.how for c in results})))
+
+
+def lm_seed_metrics(store_dir: Path, metrics: pd.DataFrame) -> pd.DataFrame:
+    """The metrics rows of every stored E6 cell of the same corpus and d_model (its seeds)."""
+    corpus, d_model = metrics["corpus"].iloc[0], int(metrics["d_model"].iloc[0])
+    rows = []
+    for path in sorted(Path(store_dir).glob("*_metrics.parquet")):
+        frame = read_parquet(path)
+        if {"corpus", "d_model", "val_loss"} <= set(frame.columns) and \
+                frame["corpus"].iloc[0] == corpus and int(frame["d_model"].iloc[0]) == d_model:
+            rows.append(frame)
+    return pd.concat(rows, ignore_index=True)
 
 
 def draw(candidates: dict[str, list[Path]], count: int, seed: int,
@@ -249,10 +324,12 @@ def draw(candidates: dict[str, list[Path]], count: int, seed: int,
     command needs no network, or ``count`` of each experiment's (in experiment order); and the
     experiments left out.
 
-    With ``budget_seconds`` (of recorded job time, the record's ``s``), experiments are taken
-    cheapest first (by their cheapest entry), each drawing at random among its entries that fit
-    an equal share of what is left of the budget (else its cheapest, if that fits what is
-    left); an experiment none of whose entries fits is left out."""
+    With ``budget_seconds`` (of recorded job time, the record's ``s``), a training entry is
+    preferred: experiments are taken cheapest training first (those with none, or none that
+    fits what is left, last), each drawing at random among its training entries that fit an
+    equal share of what is left of the budget, else its cheapest training entry if that fits
+    what is left, else among its other entries likewise; an experiment none of whose entries
+    fits is left out."""
     commands = {key: _record(files)["argv"] for key, files in candidates.items()}
     keys = sorted(k for k, argv in commands.items()
                   if _command(argv) not in NETWORK_COMMANDS and _outputs(argv, candidates[k]))
@@ -266,14 +343,30 @@ def draw(candidates: dict[str, list[Path]], count: int, seed: int,
         return [key for _, group in sorted(groups.items())
                 for key in rng.sample(group, min(count, len(group)))], []
     cost = {key: float(_record(candidates[key]).get("s", 0.0)) for key in keys}
-    order = sorted(groups, key=lambda e: (min(cost[k] for k in groups[e]), e))
-    chosen, left_out, left = [], [], float(budget_seconds)
+    training = {exp: [k for k in group if _command(commands[k]) in TRAINING_COMMANDS]
+                for exp, group in groups.items()}
+    left = float(budget_seconds)
+
+    def cheapest_training(exp: str) -> float:
+        costs = [cost[k] for k in training[exp]]
+        return min(costs) if costs and min(costs) <= left else float("inf")
+
+    order = sorted(groups, key=lambda e: (cheapest_training(e),
+                                          min(cost[k] for k in groups[e]), e))
+    chosen, left_out = [], []
     for i, exp in enumerate(order):
         share = left / (len(order) - i)
-        fits = [k for k in groups[exp] if cost[k] <= share]
-        cheapest = min(groups[exp], key=lambda k: (cost[k], k))
-        picked = (rng.sample(fits, min(count, len(fits))) if fits
-                  else [cheapest] if cost[cheapest] <= left else [])
+        others = [k for k in groups[exp] if k not in training[exp]]
+        picked: list[str] = []
+        for pool in (training[exp], others):
+            if not pool:
+                continue
+            fits = [k for k in pool if cost[k] <= share]
+            cheapest = min(pool, key=lambda k: (cost[k], k))
+            picked = (rng.sample(fits, min(count, len(fits))) if fits
+                      else [cheapest] if cost[cheapest] <= left else [])
+            if picked:
+                break
         if not picked:
             left_out.append(exp)
         chosen += picked
@@ -307,10 +400,9 @@ def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
         outcome = audit_entry(root, key, candidates[key], Path(workdir))
         outcomes.append(outcome)
         log.log(logging.INFO if outcome.ok else logging.ERROR,
-                "%s %s %s (%s): %s; max |diff| %.3g, max relative %.3g%s", key[:12],
-                outcome.experiment, outcome.command, "exact required" if outcome.exact_required
-                else f"other kernels, rtol {RTOL:g}", "agrees" if outcome.ok
-                else "DIFFERS" if outcome.recomputed else "NOT RECOMPUTED",
+                "%s %s %s (%s): %s; margin %.3g, max |diff| %.3g, max relative %.3g%s",
+                key[:12], outcome.experiment, outcome.command, outcome.comparison
+                if outcome.recomputed else "not run", outcome.verdict, outcome.margin,
                 outcome.max_abs_diff, outcome.max_rel_diff,
                 f"; {outcome.detail}" if outcome.detail else "")
     return outcomes, left_out
