@@ -18,9 +18,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from entropic_bound.reporting.machine_study import WORKFLOW_FILES
+
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
-                  "report/templates", "requirements.lock", "corpora.lock.json"]
 QUICK = ["--workflow-profile", "quick"]
 # An empty store: the jobs that a test needs to read a file it planted run instead of being
 # fetched from the quick run's store (which holds every training, measure and estimator job).

@@ -14,6 +14,9 @@ TABLES = [
 # The per-cell tables of the grids (inputs of nothing downstream; targets of `all`).
 GRID_CELL_TABLES = expand("results/tables/{table}_cells.parquet", table=sorted(GRID_TABLES))
 
+# The published study of the verdicts across machines (report/machine/, in git)
+MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/stamp.json"]
+
 # Paper tables with a figure; each has its caption in workflow/report/figure_<table>.rst.
 FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6-training"]
 
@@ -30,6 +33,8 @@ rule evaluate_claims:
         e6_measures=rules.aggregate_table6.input.measures,
         e6_trajectory=rules.aggregate_table6.input.trajectory,
         e6_data_side=rules.aggregate_table6.input.data_side,
+        # the published machine study, where there is one (entropic-bound machine-study)
+        machine=[f for f in MACHINE_STUDY if os.path.exists(f)],
         code=lib("claims"),
     output:
         report("results/tables/claims.parquet", category="Claims", caption="../report/claims.rst"),
@@ -53,7 +58,7 @@ rule evaluate_claims:
         " --e1-estimates {input.e1_estimates} --e2-measures {input.e2_measures}"
         " --e4-estimates {input.e4_estimates} --e6-measures {input.e6_measures}"
         " --e6-trajectory {input.e6_trajectory} --e6-data-side {input.e6_data_side}"
-        " --out {output} > {log} 2>&1"
+        " --machine-study report/machine --out {output} > {log} 2>&1"
 
 
 # The audit: stored entries of this run, drawn per experiment, recomputed and compared with

@@ -43,10 +43,12 @@ def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:
     return {Path(p).stem: read_parquet(p) for p in paths}
 
 
-def write_claims(table_paths: list[str], out: str, evidence: dict | None = None
-                 ) -> pd.DataFrame:
+def write_claims(table_paths: list[str], out: str, evidence: dict | None = None,
+                 machine_study: str | None = None) -> pd.DataFrame:
     """The claims table of a run; with ``evidence`` (the per-cell frames' paths of
-    :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it."""
+    :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it; with
+    ``machine_study`` (a published study's folder), its firmness across machines
+    (:func:`entropic_bound.reporting.machine_study.machine_firmness`)."""
     claims = evaluate_claims(load_tables(table_paths))
     if evidence is not None:
         from entropic_bound.claims.evidence import evidence as load_evidence
@@ -55,5 +57,9 @@ def write_claims(table_paths: list[str], out: str, evidence: dict | None = None
         verdicts = dict(zip(claims["id"], claims["verdict"]))
         claims = claims.merge(firmness_table(CLAIMS, load_evidence(**evidence), verdicts),
                               on="id", how="left", validate="one_to_one")
+    if machine_study is not None:
+        from entropic_bound.reporting.machine_study import machine_firmness
+
+        claims["machine_firmness"] = machine_firmness(claims, machine_study)
     write_parquet(out, claims)
     return claims

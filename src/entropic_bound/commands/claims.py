@@ -12,6 +12,9 @@ EVIDENCE = ("--grid-cells", "--e1-measures", "--e1-estimates", "--e2-measures",
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p, "--out", many=("--tables",))
+    p.add_argument("--machine-study", default=None, metavar="DIR",
+                   help="a published machine study (entropic-bound machine-study): each "
+                        "verdict's firmness across machines beside it")
     for flag in EVIDENCE:
         p.add_argument(flag, nargs="+", default=None,
                        help="per-cell evidence the firmness of the verdicts is judged on "
@@ -30,4 +33,4 @@ def run(a: argparse.Namespace) -> None:
         evidence["grid_cells"] = {path.rsplit("/", 1)[-1].removesuffix("_cells.parquet"): path
                                   for path in evidence["grid_cells"]}
         evidence["params"] = a.params
-    write_claims(a.tables, a.out, evidence)
+    write_claims(a.tables, a.out, evidence, a.machine_study)

@@ -107,6 +107,8 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
                 sec.caption = " ".join(text.split())
             write_bytes(Path(html_out).with_name(sec.figure_file), base64.b64decode(sec.figure))
     everything = read_parquet(claims_path)
+    if "machine_firmness" not in everything:  # claims judged without a machine study
+        everything["machine_firmness"] = "no machine study"
     everything = everything.assign(
         anchor=everything["column"].map(lambda c: anchor_of(c.split(".", 1)[0])))
     present = {sec.anchor for sec in sections}

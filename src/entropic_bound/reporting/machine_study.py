@@ -1,0 +1,146 @@
+"""The study of each verdict's firmness across machines: the audit run wide.
+
+A chosen set of training entries is recomputed on this machine (whose CPU kernel class differs
+from the entries'; kernel variables such as ``OPENBLAS_CORETYPE`` may pin another one), with
+everything below them (measures, tables, claims) rerun on those cells in place of the stored
+ones, and the tables and verdicts are compared with the published snapshot.
+
+It runs the workflow itself, in a work folder of its own under ``results/`` (a copy of the
+checkout's workflow and a copy of the store without the chosen entries): the keys of the
+paper's store are untouched, the machine setting travels in the environment of the study's own
+jobs, and Snakemake reruns exactly what reads a recomputed cell. :func:`choose` says which
+cells (the default set: every training entry of E1 and E5, one seed of every (class, operator)
+of E2, of every (teacher, r*) of E3 and of every (corpus, d_model) of E6, the lowest seed);
+:func:`table_moves` and :func:`verdict_moves` compare.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from entropic_bound.plumbing import store
+
+# What a copy of the workflow needs (tests/conftest.py copies the same)
+WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
+                  "report/templates", "requirements.lock", "corpora.lock.json"]
+# per experiment: the training command and the cell's path below results/cells/<exp>/, which of
+# its parts form a group of which one seed is recomputed (None: every seed)
+GROUPS = {"e1": ("train-fixed", None), "e5": ("train-grid", None),
+          "e2": ("train-fixed", 1), "e3": ("train-grid", 3), "e6": ("train-lm", 2)}
+CELL = re.compile(r"results/cells/(e\d)/(.+)/s(\d+)\.npz$")
+
+
+def training_cells(store_dir: str | Path) -> pd.DataFrame:
+    """Every training entry of the store: its key, experiment, cell (the path below
+    ``results/cells/<exp>/`` without the seed), seed, recorded seconds and CPU."""
+    rows = []
+    for key, files in store.entries(store_dir).items():
+        record = next((f for f in files if f.name.endswith("_record.json")), None)
+        if record is None:
+            continue
+        r = json.loads(record.read_text())
+        argv = r["argv"]
+        cell = next((m for a in argv if (m := CELL.search(a))), None)
+        if cell is None or argv[1] not in {c for c, _ in GROUPS.values()}:
+            continue
+        rows.append({"key": key, "experiment": cell.group(1), "cell": cell.group(2),
+                     "seed": int(cell.group(3)), "seconds": float(r.get("s", 0.0)),
+                     "cpu": (r.get("machine") or {}).get("cpu_model")})
+    return pd.DataFrame(rows).sort_values(["experiment", "cell", "seed"], ignore_index=True)
+
+
+def choose(cells: pd.DataFrame, experiments: list[str]) -> pd.DataFrame:
+    """The cells to recompute: every seed where the experiment's group is None, else the
+    lowest seed of each group (the cell path cut to that many parts: E2 its operator, E3 its
+    teacher, spectrum and r*, E6 its corpus and d_model)."""
+    chosen = []
+    for exp in experiments:
+        own = cells[cells["experiment"] == exp]
+        parts = GROUPS[exp][1]
+        if parts is None:
+            chosen.append(own)
+            continue
+        group = own["cell"].str.split("/").str[:parts].str.join("/")
+        chosen.append(own.loc[own.groupby(group)["seed"].idxmin()])
+    return pd.concat(chosen, ignore_index=True)
+
+
+def _numeric(frame: pd.DataFrame) -> list[str]:
+    return [c for c in frame.columns if frame[c].dtype.kind in "fi"]
+
+
+def table_moves(published: dict[str, pd.DataFrame],
+                study: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per table: the largest move of a value, relative to its published value, and where;
+    and, where the table gives a seed standard deviation beside a mean (``mean``/``std``,
+    ``<x>_mean``/``<x>_std``), the largest move of a mean in units of that spread."""
+    rows = []
+    for name, old in sorted(published.items()):
+        new = study.get(name)
+        if new is None or new.shape != old.shape or list(new.columns) != list(old.columns):
+            rows.append({"table": name, "compared": False})
+            continue
+        largest, where = 0.0, ""
+        for column in _numeric(old):
+            a, b = new[column].to_numpy(float), old[column].to_numpy(float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rel = np.where(b != 0, np.abs(a - b) / np.abs(b), np.where(a != b, np.inf, 0))
+            rel = np.nan_to_num(rel, nan=0.0)
+            if rel.size and rel.max() > largest:
+                largest, where = float(rel.max()), f"{column}, row {int(rel.argmax())}"
+        spread_moves = []
+        for mean in [c for c in old.columns if c == "mean" or c.endswith("_mean")]:
+            std = "std" if mean == "mean" else mean.removesuffix("_mean") + "_std"
+            if std in old.columns:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    moved = np.abs(new[mean].to_numpy(float) - old[mean].to_numpy(float)) \
+                        / old[std].to_numpy(float)
+                moved = moved[np.isfinite(moved)]
+                if moved.size:
+                    spread_moves.append(float(moved.max()))
+        rows.append({"table": name, "compared": True, "largest_relative_move": largest,
+                     "where": where, "largest_move_in_seed_sd":
+                     max(spread_moves) if spread_moves else np.nan})
+    return pd.DataFrame(rows)
+
+
+def verdict_moves(published: pd.DataFrame, study: pd.DataFrame) -> pd.DataFrame:
+    """Per claim: the published verdict and number, the study's, and whether the verdict
+    moved."""
+    merged = published[["id", "verdict", "reproduced"]].merge(
+        study[["id", "verdict", "reproduced"]].astype({"reproduced": str}),
+        on="id", how="left", suffixes=("", "_study"))
+    merged["moved"] = merged["verdict"] != merged["verdict_study"]
+    return merged
+
+
+def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
+    """Each claim's verdict across machines, from a published study (its ``claims.csv`` and
+    ``stamp.json``): held or moved where its experiment's cells were recomputed, else not
+    studied (and none at all without a study)."""
+    folder = Path(study)
+    if not (folder / "stamp.json").is_file():
+        return pd.Series("no machine study", index=claims.index)
+    stamp = json.loads((folder / "stamp.json").read_text())
+    studied = {e.upper() for e in stamp["experiments"]}
+    moved = pd.read_csv(folder / "claims.csv").set_index("id")
+    cpu = stamp["recomputed_on"]["cpu_model"]
+    where = (f"{stamp['cells']} cells of {', '.join(sorted(studied))} recomputed on {cpu}"
+             + (f" ({', '.join(f'{k}={v}' for k, v in stamp['kernel_env'].items())})"
+                if stamp["kernel_env"] else ""))
+
+    def one(row) -> str:
+        if row["experiment"] not in studied:
+            return "not studied (its cells were not recomputed on another machine)"
+        if row["id"] not in moved.index:
+            return f"not in the study ({where})"
+        if moved.loc[row["id"], "moved"]:
+            return f"MOVES to {moved.loc[row['id'], 'verdict_study']} ({where})"
+        return f"holds ({where})"
+
+    return claims.apply(one, axis=1)

@@ -1,0 +1,63 @@
+"""The machine study's choice of cells and its comparison of tables and verdicts
+(entropic_bound.reporting.machine_study), on constructed tables: a move is found where it is,
+in units of the seed spread where the table gives one, and a moved verdict is reported."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from entropic_bound.reporting.machine_study import choose, table_moves, verdict_moves
+
+
+def test_every_e1_cell_and_the_lowest_seed_of_each_e3_and_e6_cell_are_chosen():
+    cells = pd.DataFrame({
+        "key": list("abcdefgh"),
+        "experiment": ["e1", "e1", "e3", "e3", "e3", "e6", "e6", "e2"],
+        "cell": ["independent", "independent", "linear_qk/sharp/r1", "linear_qk/sharp/r1",
+                 "softmax_qk/sharp/r1", "python/d64", "python/d64", "symmetric"],
+        "seed": [0, 1, 3, 2, 0, 4, 1, 0], "seconds": [1.0] * 8, "cpu": ["AMD EPYC"] * 8})
+    chosen = choose(cells, ["e1", "e3", "e6"])
+    assert sorted(chosen["key"]) == ["a", "b", "d", "e", "g"]
+
+
+def test_a_table_move_is_found_and_measured_against_the_seed_spread():
+    published = {"table1": pd.DataFrame({"quantity": ["x", "y"], "mean": [10.0, 2.0],
+                                         "std": [0.5, 0.1], "n_seeds": [5, 5]})}
+    same = table_moves(published, {"table1": published["table1"].copy()})
+    assert same.loc[0, "largest_relative_move"] == 0 and same.loc[0, "largest_move_in_seed_sd"] == 0
+    moved = published["table1"].assign(mean=[10.0, 2.05])
+    row = table_moves(published, {"table1": moved}).iloc[0]
+    assert row["largest_relative_move"] == pytest.approx(0.025)
+    assert row["where"] == "mean, row 1"
+    assert row["largest_move_in_seed_sd"] == pytest.approx(0.5)
+    assert not table_moves(published, {})["compared"].iloc[0]
+
+
+def test_a_verdict_that_moves_is_reported():
+    published = pd.DataFrame({"id": ["E1.a", "E5.b"], "verdict": ["reproduced", "partly"],
+                              "reproduced": ["1.0", "0.5"]})
+    study = pd.DataFrame({"id": ["E1.a", "E5.b"], "verdict": ["reproduced", "not reproduced"],
+                          "reproduced": [1.0, np.nan]})
+    moves = verdict_moves(published, study).set_index("id")
+    assert not moves.loc["E1.a", "moved"] and moves.loc["E5.b", "moved"]
+    assert moves.loc["E5.b", "verdict_study"] == "not reproduced"
+
+
+def test_each_claim_gets_its_machine_firmness_from_the_published_study(tmp_path):
+    import json
+
+    from entropic_bound.reporting.machine_study import machine_firmness
+
+    claims = pd.DataFrame({"id": ["E1.a", "E5.b", "E3.c"], "experiment": ["E1", "E5", "E3"]})
+    assert set(machine_firmness(claims, tmp_path)) == {"no machine study"}
+    (tmp_path / "stamp.json").write_text(json.dumps({
+        "experiments": ["e1", "e5"], "cells": 20, "kernel_env": {},
+        "recomputed_on": {"cpu_model": "Intel(R) Xeon(R) Processor"}}))
+    pd.DataFrame({"id": ["E1.a", "E5.b"], "moved": [False, True],
+                  "verdict_study": ["reproduced", "partly"]}).to_csv(tmp_path / "claims.csv")
+    firmness = machine_firmness(claims, tmp_path)
+    assert firmness[0].startswith("holds (20 cells of E1, E5 recomputed on Intel")
+    assert firmness[1].startswith("MOVES to partly")
+    assert firmness[2].startswith("not studied")
