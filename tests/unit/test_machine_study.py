@@ -52,7 +52,7 @@ def test_each_claim_gets_its_machine_firmness_from_the_published_study(tmp_path)
 
     claims = pd.DataFrame({"id": ["E1.a", "E5.b", "E3.c"], "experiment": ["E1", "E5", "E3"]})
     assert set(machine_firmness(claims, tmp_path)) == {"no machine study"}
-    (tmp_path / "stamp.json").write_text(json.dumps({
+    (tmp_path / "study.json").write_text(json.dumps({
         "experiments": ["e1", "e5"], "cells": 20, "kernel_env": {},
         "recomputed_on": {"cpu_model": "Intel(R) Xeon(R) Processor"}}))
     pd.DataFrame({"id": ["E1.a", "E5.b"], "moved": [False, True],

@@ -15,7 +15,7 @@ TABLES = [
 GRID_CELL_TABLES = expand("results/tables/{table}_cells.parquet", table=sorted(GRID_TABLES))
 
 # The published study of the verdicts across machines (report/machine/, in git)
-MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/stamp.json"]
+MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/study.json"]
 
 # Paper tables with a figure; each has its caption in workflow/report/figure_<table>.rst.
 FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6-training"]

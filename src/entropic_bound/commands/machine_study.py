@@ -19,35 +19,39 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--published", default="report/paper", help="the snapshot to compare with")
     p.add_argument("--out", default="report/machine", help="where its results are published")
     p.add_argument("--store", default="store", help="the paper's store (copied, not changed)")
+    p.add_argument("--compare-only", action="store_true",
+                   help="compare a finished study's work folder again, without rerunning it")
 
 
 def run(a: argparse.Namespace) -> None:
     import logging
-    import os
-    import platform
-    import shutil
-    import subprocess
-    import sys
     from pathlib import Path
 
-    import pandas as pd
-
-    from entropic_bound.plumbing import store
-    from entropic_bound.plumbing.atomic import read_parquet, write_text
-    from entropic_bound.plumbing.job_record import machine, software
-    from entropic_bound.reporting.machine_study import (
-        WORKFLOW_FILES,
-        choose,
-        table_moves,
-        training_cells,
-        verdict_moves,
-    )
+    from entropic_bound.reporting.machine_study import choose, training_cells
 
     log = logging.getLogger("entropic_bound")
     cells = choose(training_cells(a.store), a.experiments)
     log.info("machine study: %d training cells of %s to recompute (%.0f recorded job-seconds)",
              len(cells), ", ".join(a.experiments), cells["seconds"].sum())
     work = Path(a.work)
+    if not a.compare_only:
+        study(a, cells, work)
+    compare(a, cells, work)
+
+
+def study(a: argparse.Namespace, cells, work) -> None:
+    """Copy the workflow and the store without the chosen entries; run the workflow there."""
+    import logging
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from entropic_bound.plumbing import store
+    from entropic_bound.reporting.machine_study import WORKFLOW_FILES
+
+    log = logging.getLogger("entropic_bound")
     if work.exists():
         shutil.rmtree(work)
     for name in WORKFLOW_FILES:
@@ -76,6 +80,23 @@ def run(a: argparse.Namespace) -> None:
                                stderr=subprocess.STDOUT)
     if code:
         sys.exit(f"machine study: the study's run failed (exit {code}); see {work}/study.log")
+
+
+def compare(a: argparse.Namespace, cells, work) -> None:
+    """The study's tables and verdicts against the published snapshot, to ``a.out``."""
+    import json
+    import logging
+    import platform
+    import sys
+    from pathlib import Path
+
+    import pandas as pd
+
+    from entropic_bound.plumbing.atomic import read_parquet, write_text
+    from entropic_bound.plumbing.job_record import machine, software
+    from entropic_bound.reporting.machine_study import table_moves, verdict_moves
+
+    log = logging.getLogger("entropic_bound")
     published = {p.stem: pd.read_csv(p) for p in Path(a.published).glob("*.csv")
                  if p.stem not in ("claims", "audit")}
     study = {p.stem: read_parquet(p) for p in (work / "results/tables").glob("*.parquet")}
@@ -87,7 +108,7 @@ def run(a: argparse.Namespace) -> None:
     claims = verdict_moves(pd.read_csv(Path(a.published) / "claims.csv"),
                            study["claims"])
     claims.to_csv(out_dir / "claims.csv", index=False)
-    write_text(out_dir / "stamp.json", __import__("json").dumps({
+    write_text(out_dir / "study.json", json.dumps({
         "experiments": a.experiments, "cells": len(cells),
         "entries_cpu": sorted(cells["cpu"].dropna().unique().tolist()),
         "recomputed_on": here, "kernel_env": dict(item.split("=", 1) for item in a.env),

@@ -70,8 +70,10 @@ def choose(cells: pd.DataFrame, experiments: list[str]) -> pd.DataFrame:
     return pd.concat(chosen, ignore_index=True)
 
 
-def _numeric(frame: pd.DataFrame) -> list[str]:
-    return [c for c in frame.columns if frame[c].dtype.kind in "fi"]
+def _numeric(old: pd.DataFrame, new: pd.DataFrame) -> list[str]:
+    """Columns numeric in both (a CSV reads an empty text column as numbers)."""
+    return [c for c in old.columns if old[c].dtype.kind in "fi"
+            and pd.api.types.is_numeric_dtype(new[c]) and not pd.api.types.is_bool_dtype(new[c])]
 
 
 def table_moves(published: dict[str, pd.DataFrame],
@@ -86,7 +88,7 @@ def table_moves(published: dict[str, pd.DataFrame],
             rows.append({"table": name, "compared": False})
             continue
         largest, where = 0.0, ""
-        for column in _numeric(old):
+        for column in _numeric(old, new):
             a, b = new[column].to_numpy(float), old[column].to_numpy(float)
             with np.errstate(divide="ignore", invalid="ignore"):
                 rel = np.where(b != 0, np.abs(a - b) / np.abs(b), np.where(a != b, np.inf, 0))
@@ -121,18 +123,18 @@ def verdict_moves(published: pd.DataFrame, study: pd.DataFrame) -> pd.DataFrame:
 
 def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
     """Each claim's verdict across machines, from a published study (its ``claims.csv`` and
-    ``stamp.json``): held or moved where its experiment's cells were recomputed, else not
+    ``study.json``): held or moved where its experiment's cells were recomputed, else not
     studied (and none at all without a study)."""
     folder = Path(study)
-    if not (folder / "stamp.json").is_file():
+    if not (folder / "study.json").is_file():
         return pd.Series("no machine study", index=claims.index)
-    stamp = json.loads((folder / "stamp.json").read_text())
-    studied = {e.upper() for e in stamp["experiments"]}
+    study_record = json.loads((folder / "study.json").read_text())
+    studied = {e.upper() for e in study_record["experiments"]}
     moved = pd.read_csv(folder / "claims.csv").set_index("id")
-    cpu = stamp["recomputed_on"]["cpu_model"]
-    where = (f"{stamp['cells']} cells of {', '.join(sorted(studied))} recomputed on {cpu}"
-             + (f" ({', '.join(f'{k}={v}' for k, v in stamp['kernel_env'].items())})"
-                if stamp["kernel_env"] else ""))
+    cpu = study_record["recomputed_on"]["cpu_model"]
+    where = (f"{study_record['cells']} cells of {', '.join(sorted(studied))} recomputed on {cpu}"
+             + (f" ({', '.join(f'{k}={v}' for k, v in study_record['kernel_env'].items())})"
+                if study_record["kernel_env"] else ""))
 
     def one(row) -> str:
         if row["experiment"] not in studied:
