@@ -62,7 +62,8 @@ def test_operators_are_the_bilinear_students_products_and_value_maps():
 def metrics(excess: list[float], floor: float = 0.3) -> pd.DataFrame:
     return pd.DataFrame({"role": ["sweep"] * len(excess), "r": list(range(1, len(excess) + 1)),
                          "steps": [100] * len(excess), "loss": [e + floor for e in excess],
-                         "excess": excess, "spiked": [False] * len(excess),
+                         "excess": excess, "excess_converged": excess,
+                         "spiked": [False] * len(excess),
                          "noise_floor": [floor] * len(excess),
                          "curve_loss": [[5.0, 2.0, e + floor] for e in excess],
                          "train_seconds": [1.0] * len(excess)})
@@ -82,8 +83,14 @@ def test_a_changed_loss_differs_and_timings_and_mid_curves_do_not_count():
     quiet = stored.assign(train_seconds=[9.0, 9.0],
                           curve_loss=[[5.0, 9.0, c[-1]] for c in stored["curve_loss"]])
     assert compare_metrics(quiet, stored, "metrics").margin == 0
-    flipped = stored.assign(spiked=[False, True])
-    assert not compare_metrics(flipped, stored, "metrics").agrees
+    # a row that spiked on one machine (protocol §3b): its final iterate is far off, its
+    # converged excess is what is compared
+    spiked = stored.assign(spiked=[False, True], loss=stored["loss"] + [0.0, 3.0],
+                           excess=stored["excess"] + [0.0, 3.0])
+    judged = compare_metrics(spiked, stored, "metrics")
+    assert judged.agrees and judged.margin == 0
+    moved = spiked.assign(excess_converged=stored["excess"] + [0.0, 0.3])
+    assert not compare_metrics(moved, stored, "metrics").agrees
 
 
 def test_e6_losses_are_judged_against_the_seeds_spread():

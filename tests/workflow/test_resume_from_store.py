@@ -230,7 +230,7 @@ def test_the_audit_recomputes_entries_and_fails_on_a_planted_wrong_one(clone_wit
     ok = subprocess.run([*audit, "3", "--seed", "7"], cwd=clone_with_store,
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    assert "drawn with seed 7" in ok.stderr and ok.stderr.count("agrees; max |diff| 0,") == 3
+    assert "drawn with seed 7" in ok.stderr and ok.stderr.count("identical; margin 0,") == 3
     root = clone_with_store / "results/store"
     key, files = next((k, fs) for k, fs in sorted(store.entries(root).items())
                       if any(f.name.endswith("_measures.parquet") for f in fs))

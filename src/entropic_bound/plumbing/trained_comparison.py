@@ -17,7 +17,14 @@ reads agrees. Compared instead:
   near zero (a converged student's excess is the floor's noise, either sign): the floor is the
   quantity's scale. The middle of a curve is not compared: an over-parameterized student's
   loss spikes at a step that rounding moves (E5's recovery curve, 0.59 floors apart at step
-  1,700 of 2,000 across machines, converged within 1e-7 floors).
+  1,700 of 2,000 across machines, converged within 1e-7 floors). For the same reason a row
+  flagged ``spiked`` (protocol §3b: a final iterate above its converged excess) or
+  ``unsettled`` (its last 10 % of steps still moving) on either machine is compared by its
+  converged excess alone; the flags themselves are not required to agree
+  (:data:`FINAL_ITERATE`). Measured: E3's linear r* = 1 seed 2 recovery row (r = 32) spiked
+  at its last step on the EPYC (final excess 0.124, converged 0.098) and ended unsettled on the
+  Xeon (0.0034, converged 0.134): 0.028 floors apart in converged excess, its kernel 7.3e-3.
+  Whether a flip of a flag moves a verdict is what the machine study's verdict check answers.
 * Everything else of the metrics (ranks, steps, flags, names) exactly.
 * **E6** (bf16 training, chaotic: docs/design.md, "Determinism"): the held-out and selection
   losses against the spread of the cell's seeds in the store (the other seeds' entries of the
@@ -40,18 +47,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-# Largest relative Frobenius distance of a kernel or value map. Measured 2026-12-05, the E1
-# cell independent/s1 and the E5 cell linear_qk/flat/r4/s3 recomputed on an Intel Xeon
-# (AVX-512, AMX; native, and with OpenBLAS's Haswell and torch's AVX2 kernels, which gave the
-# same numbers) against the entries of an AMD EPYC: at most 7.6e-5 in any sweep row; in the
-# over-parameterized recovery rows E5's kernel 2.2e-4 (r = 12), E1's 6.4e-3 (r = 16, full
-# rank: its weakest directions fit noise and are the last to converge). Tolerance: 3x the
-# largest. A 5 % change of one factor moves its operator by about 5e-2, 2.5x the tolerance.
-OPERATOR_RTOL = 2e-2
-# Largest loss or excess difference in noise floors. Measured there: 9.3e-3 floors (E1's
-# recovery loss), E5's converged recovery excess 0.0132 vs 0.0143 at a floor of 0.3 (3.6e-3),
-# every sweep row below 1e-4. Tolerance: 5x the largest.
-LOSS_FLOORS = 0.05
+# The tolerances are twice the largest difference measured 2026-12-05 over every training cell
+# of E1 (5) and E5 (15), stored from AMD EPYC machines and recomputed on an Intel Xeon (AVX-512,
+# AMX; `entropic-bound machine-study`, report/machine/), rounded up.
+# Operators, relative Frobenius: at most 1.3e-3 in any sweep row; 1.35e-2 in the
+# over-parameterized recovery rows (E5 power law r* 4 seed 4, r = 12; E1's r = 16, full rank,
+# 6.4e-3): their weakest directions fit noise and are the last to converge. A 5 % change of one
+# factor moves its operator by 5e-2, 1.7x the tolerance.
+OPERATOR_RTOL = 3e-2
+# Losses and excesses in noise floors: final-iterate values at most 0.039 floors, the
+# converged excess 0.086 (both in E5's recovery rows, r = 12), every sweep row below 1e-3.
+# Rows that spiked or ended unsettled on either machine (protocol §3b: 4 of the 20 cells had a
+# recovery row spiked on one machine only, its final iterate up to 0.70 floors apart) are
+# compared by their converged excess alone (0.023 floors there).
+LOSS_FLOORS = 0.2
 # E6: the held-out and selection losses within this many standard deviations of the cell's
 # seeds. Measured (docs/design.md, "Determinism"): python d_model 64 seed 0 on an Intel Xeon,
 # held-out 1.5899 vs 1.5763 on the AMD EPYC (0.014 nats; the five seeds' sd 0.029),
@@ -59,6 +68,9 @@ LOSS_FLOORS = 0.05
 SEED_SDS = 2.0
 
 LOSS_COLUMNS = ("loss", "loss_test", "excess", "excess_converged", "excess_test", "curve_loss")
+# the columns of a row's final iterate, not compared where the row spiked on either machine
+FINAL_ITERATE = ("loss", "loss_test", "excess", "excess_test", "curve_loss", "spiked", "unsettled")
+TRANSIENT_FLAGS = ("spiked", "unsettled")
 E6_LOSSES = ("val_loss", "best_select_loss")
 # the students whose operators are identifiable (bilinear in the data): all but the ladder's B3
 NONLINEAR_STUDENT = re.compile(r"^B3")
@@ -137,20 +149,28 @@ def compare_metrics(ours: pd.DataFrame, stored: pd.DataFrame, label: str) -> Com
     if list(ours.columns) != list(stored.columns) or len(ours) != len(stored):
         return Comparison(float("inf"), f"{label}: columns or rows differ", how)
     items = []
+    spiked = np.zeros(len(stored), bool)  # rows whose end was a transient on either machine
+    for flag in TRANSIENT_FLAGS:
+        if flag in stored:
+            spiked |= ours[flag].to_numpy(bool) | stored[flag].to_numpy(bool)
     for column in stored.columns:
         if "seconds" in column:
             continue
+        kept = ~spiked if column in FINAL_ITERATE else np.ones(len(stored), bool)
         if column in LOSS_COLUMNS:
             floors = stored["noise_floor"].to_numpy(float)
             a, b = _final(ours[column]), _final(stored[column])
             if a.shape != b.shape:
                 items.append((float("inf"), f"{label}:{column}"))
                 continue
-            diff = np.abs(a - b) / floors
+            diff = (np.abs(a - b) / floors)[kept]
             items.append((float(np.nanmax(diff)) / LOSS_FLOORS if diff.size else 0.0,
                           f"{label}:{column}"))
-        elif not ours[column].astype(str).equals(stored[column].astype(str)):
+        elif not ours[column][kept].astype(str).equals(stored[column][kept].astype(str)):
             items.append((float("inf"), f"{label}:{column}"))
+    if spiked.any():
+        items.append((0.0, f"{label}: rows {list(np.flatnonzero(spiked))} spiked or unsettled, "
+                           "compared by their converged excess"))
     return _worst(items, how)
 
 
