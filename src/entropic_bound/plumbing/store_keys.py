@@ -14,7 +14,10 @@ definition can never meet an old key):
   outputs of upstream jobs. An upstream job whose rebuilt output is byte-identical therefore
   leaves every key below it as it was: the *early cutoff* of build systems (Shake, Bazel, Nix's
   content-addressed derivations), where Snakemake's own provenance hash chains through every
-  upstream job's hash instead.
+  upstream job's hash instead. One exception: the output of a rule *keyed by job* (the teacher
+  arrays, whose bytes depend on the CPU's BLAS kernels) enters as ``key:`` and the key of the
+  job that made it (:mod:`entropic_bound.plumbing.store_cache`), so the keys below it are the
+  same on every machine.
 
 Why this is sound: the job's result is a function of the command it runs (shell text and
 params), the code it imports (whose behaviour the syntax tree fixes: a docstring is an
