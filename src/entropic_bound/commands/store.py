@@ -88,6 +88,7 @@ def entries_at(source: str, store_dir: str, snakemake_args: list[str]) -> dict[s
     commit's workflow and library (a git worktree, its ``src`` first on the path) over this
     store."""
     import os
+    import shutil
     import subprocess
     import tempfile
     from pathlib import Path
@@ -101,7 +102,7 @@ def entries_at(source: str, store_dir: str, snakemake_args: list[str]) -> dict[s
         try:
             linked = tree / store_dir
             if linked.is_dir():
-                subprocess.run(["rm", "-rf", str(linked)], check=True)
+                shutil.rmtree(linked)
             linked.parent.mkdir(parents=True, exist_ok=True)
             linked.symlink_to(Path(store_dir).resolve())
             found = lookups(snakemake_args, tree,
