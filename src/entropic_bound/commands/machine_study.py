@@ -72,6 +72,9 @@ def study(a: argparse.Namespace, cells, work) -> None:
             (study_store / f"{alias}{store.ALIAS}").unlink()
     store.prune(study_store, sorted(chosen))
     env = dict(os.environ, **dict(item.split("=", 1) for item in a.env))
+    # the jobs import the copied library, not the checkout's (which may be edited meanwhile)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in [str((work / "src").resolve()), os.environ.get("PYTHONPATH", "")] if p)
     targets = ["results/tables/claims.parquet"]
     log.info("machine study: snakemake in %s (log %s)", work, work / "study.log")
     with open(work / "study.log", "w") as out:
