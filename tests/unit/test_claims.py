@@ -446,3 +446,76 @@ def test_b3_variants_are_read_beside_the_literal_block_and_never_decide():
     text, verdict = BY_ID["E2.excess.B3"].evaluate(pd.concat([table, far]))
     assert verdict == REPRODUCED and "paper: none" in text
     assert "variants" not in BY_ID["E2.excess.B3"].evaluate(t2())[0]
+
+
+def _reading_firmness(tables: dict[str, pd.DataFrame], cid: str) -> tuple[str, str]:
+    row = evaluate_claims(tables).set_index("id").loc[cid]
+    return row["verdict"], row["reading_firmness"]
+
+
+def test_each_other_reading_is_judged_by_the_same_rule_and_never_decides():
+    """Protocol §E6: the ridge operator's "full rank" at numpy's default tolerance beside the
+    binding 1e-3; the verdict stays on the binding one and the column says where a reading
+    gives another."""
+    ambiguous = t6(ridge_full_rank_corpora=(0, 20, 30), ridge_full_rank_numpy_corpora=(6, 64, 64))
+    assert _reading_firmness({"table6_stats": ambiguous}, "E6.ridge_full_rank") == (
+        NOT_REPRODUCED, "MOVES under numpy's default tolerance (reproduced)")
+    agreeing = t6(ridge_full_rank_numpy_corpora=(6, 64, 64))
+    assert _reading_firmness({"table6_stats": agreeing}, "E6.ridge_full_rank") == (
+        REPRODUCED, "holds under each other reading: numpy's default tolerance")
+    # without the numpy count the protocol's other reading is absent, and nothing is claimed
+    assert _reading_firmness({"table6_stats": t6()}, "E6.ridge_full_rank")[1] == \
+        "no other reading named"
+
+
+def test_rank_readings_are_each_estimator_of_the_rank():
+    verdict, firmness = _reading_firmness(
+        {"table1": t1(dataonly_v_known_gd_rank=(3, 4))}, "E1.dataonly_rank.v_known")
+    assert (verdict, firmness) == (REPRODUCED, "MOVES under Gavish-Donoho (not reproduced)")
+    gap_off = t4(**{"linear_qk.v_known": {"gap_rank": [1, 2, 3, 5, 6, 8]}})
+    verdict, firmness = _reading_firmness({"table4_predictability": gap_off},
+                                          "E4.linear.numerical_rank")
+    assert verdict == REPRODUCED
+    assert firmness == ("MOVES under largest gap (partly); holds under Gavish-Donoho, "
+                        "tolerance 1e-2")
+
+
+def test_a_b3_variant_or_the_other_operator_is_a_reading_of_the_e2_claims():
+    paper = P.E2_EXCESS["B3"] / P.E2_OPERATOR_ENERGY
+    table = t2({"B3": 1.175, "B1": 1.5})
+    variant = pd.DataFrame([{**table.iloc[-1].to_dict(), "class": "B3_pos",
+                             "excess_normalized": paper + 0.01,
+                             "excess_at_r_star": (paper + 0.01) * P.E2_OPERATOR_ENERGY}])
+    tables = {"table2": pd.concat([table, variant], ignore_index=True)}
+    # t2's symmetric operator sits at the paper's values: every class reproduces there
+    assert _reading_firmness(tables, "E2.excess.B3") == (
+        NOT_REPRODUCED, "MOVES under block B3_pos (reproduced), symmetric operator (reproduced)")
+    assert _reading_firmness(tables, "E2.excess.B1") == (
+        NOT_REPRODUCED, "MOVES under symmetric operator (reproduced)")
+    assert _reading_firmness(tables, "E2.excess.B2") == (
+        REPRODUCED, "holds under each other reading: symmetric operator")
+    # B3 at the paper's 51.9 lies below B2's 68.7: the variant reverses the literal block's order
+    assert _reading_firmness(tables, "E2.b3_below_b2")[1].startswith(
+        "MOVES under block B3_pos (reproduced)")
+
+
+def test_e6_claims_are_read_under_each_reading_of_a_layers_rank():
+    """loss vs rank with the whole layer kernel at the paper's sign while the binding static
+    Reff has the other sign; the layer ranges in the energy rank out of the paper's ranges."""
+    table = t6(pearson_loss_vs_static_d64=(0.5, np.nan, np.nan),
+               pearson_loss_vs_static_d128=(0.4, np.nan, np.nan),
+               reading_pearson_loss_vs_layer_kernel_reff_d64=(-0.8, np.nan, np.nan),
+               reading_pearson_loss_vs_layer_kernel_reff_d128=(-0.6, np.nan, np.nan),
+               reading_pearson_loss_vs_whitened_reff_d64=(0.3, np.nan, np.nan),
+               reading_largest_layer0_static_reff_energy=(80, 70, 90),
+               reading_largest_layer1_static_reff_energy=(60, 50, 70))
+    tables = {"table6_stats": table}
+    assert _reading_firmness(tables, "E6.loss_vs_rank") == (
+        NOT_REPRODUCED, "MOVES under whole layer kernel (reproduced); holds under whitened kernel")
+    assert _reading_firmness(tables, "E6.layer_ranges") == (
+        REPRODUCED, "MOVES under energy rank (not reproduced)")
+    # an under-trained run judges no reading either: each is not comparable, as the claim
+    untrained = {"table6_stats": table.assign(value=np.where(
+        table["stat"] == "untrained_cells", 3, table["value"]))}
+    assert _reading_firmness(untrained, "E6.loss_vs_rank") == (
+        NOT_COMPARABLE, "holds under each other reading: whitened kernel, whole layer kernel")

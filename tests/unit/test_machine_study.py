@@ -61,3 +61,48 @@ def test_each_claim_gets_its_machine_firmness_from_the_published_study(tmp_path)
     assert firmness[0].startswith("holds (20 cells of E1, E5 recomputed on Intel")
     assert firmness[1].startswith("MOVES to partly")
     assert firmness[2].startswith("not studied")
+
+
+def _ridge(binding: int, numpy_default: int) -> dict[str, pd.DataFrame]:
+    return {"table6_stats": pd.DataFrame(
+        [{"stat": s, "value": v, "lo": 20.0, "hi": 30.0, "n": 6}
+         for s, v in (("ridge_full_rank_corpora", binding),
+                      ("ridge_full_rank_numpy_corpora", numpy_default))])}
+
+
+def test_a_reading_that_moves_across_machines_is_reported(tmp_path):
+    import json
+
+    from entropic_bound.reporting.machine_study import machine_firmness, reading_moves
+
+    same = reading_moves(_ridge(0, 6), _ridge(0, 6)).set_index("id").loc["E6.ridge_full_rank"]
+    assert same["readings"] == 1 and same["readings_moved"] == ""
+    moved = reading_moves(_ridge(0, 6), _ridge(0, 5)).set_index("id").loc["E6.ridge_full_rank"]
+    assert moved["readings_moved"] == "numpy's default tolerance: reproduced -> partly"
+    (tmp_path / "study.json").write_text(json.dumps({
+        "experiments": ["e6"], "cells": 18, "kernel_env": {},
+        "recomputed_on": {"cpu_model": "Intel(R) Xeon(R) Processor"}}))
+    pd.DataFrame({"id": ["E6.ridge_full_rank", "E6.other"], "moved": [False, False],
+                  "verdict_study": ["not reproduced", "reproduced"], "readings": [1, 0],
+                  "readings_moved": [moved["readings_moved"], ""]}).to_csv(
+        tmp_path / "claims.csv")
+    claims = pd.DataFrame({"id": ["E6.ridge_full_rank", "E6.other"], "experiment": ["E6"] * 2})
+    firmness = machine_firmness(claims, tmp_path)
+    assert firmness[0].endswith("; a reading MOVES: numpy's default tolerance: "
+                                "reproduced -> partly")
+    assert firmness[1].startswith("holds (") and "reading" not in firmness[1]
+    held = pd.read_csv(tmp_path / "claims.csv").assign(readings_moved="")
+    held.to_csv(tmp_path / "claims.csv")
+    assert machine_firmness(claims, tmp_path)[0].endswith("; so does each other reading")
+
+
+def test_a_substituted_cell_that_flips_a_verdict_is_reported_by_the_verdict_check():
+    """The study's check end to end on tables: the claims judged on the published tables and on
+    tables where one corpus's recomputed cell left the ridge operator below full rank."""
+    from entropic_bound.claims.registry import evaluate_claims
+
+    published, study = evaluate_claims(_ridge(6, 6)), evaluate_claims(_ridge(5, 6))
+    moves = verdict_moves(published, study).set_index("id")
+    assert moves["moved"].sum() == 1
+    assert moves.loc["E6.ridge_full_rank", ["verdict", "verdict_study"]].tolist() == [
+        "reproduced", "partly"]

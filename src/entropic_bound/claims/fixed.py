@@ -19,7 +19,9 @@ from entropic_bound.claims.rules import (
     REPRODUCED,
     Claim,
     Outcome,
+    Readings,
     fraction_verdict,
+    merge_readings,
 )
 
 
@@ -85,14 +87,28 @@ def _t1_mp(t1: pd.DataFrame) -> Outcome:
                             else NOT_REPRODUCED)
 
 
+def _rank_exact(t1: pd.DataFrame, quantity: str) -> bool:
+    """The data-only rank ``quantity`` is the paper's 3 on every seed."""
+    return _quantity(t1, quantity, "min") == _quantity(t1, quantity, "max") == P.E1_DATAONLY_RANK
+
+
+def _t1_rank_readings(estimator: str) -> Readings:
+    """The other reading of "numerical rank" (protocol, "V known"): Gavish-Donoho's
+    threshold in place of the relative tolerance, exact on every seed."""
+    def readings(t1: pd.DataFrame) -> dict[str, str]:
+        gd = f"dataonly_{estimator}_gd_rank"
+        if not np.isfinite(_quantity(t1, gd)):
+            return {}
+        return {"Gavish-Donoho": REPRODUCED if _rank_exact(t1, gd) else NOT_REPRODUCED}
+    return readings
+
+
 def _t1_rank(estimator: str) -> Callable[[pd.DataFrame], Outcome]:
     def evaluate(t1: pd.DataFrame) -> Outcome:
         rel, gd = f"dataonly_{estimator}_numerical_rank", f"dataonly_{estimator}_gd_rank"
         if not np.isfinite(_quantity(t1, rel)):
             return "-", NOT_RUN
-        target = P.E1_DATAONLY_RANK
-        rel_exact = _quantity(t1, rel, "min") == _quantity(t1, rel, "max") == target
-        gd_exact = _quantity(t1, gd, "min") == _quantity(t1, gd, "max") == target
+        rel_exact, gd_exact = _rank_exact(t1, rel), _rank_exact(t1, gd)
         text = (f"relative tol: {_quantity(t1, rel, 'min'):.0f}-{_quantity(t1, rel, 'max'):.0f}; "
                 f"Gavish-Donoho: {_quantity(t1, gd, 'min'):.0f}-{_quantity(t1, gd, 'max'):.0f}")
         dropped = _quantity(t1, f"dataonly_{estimator}_dropped_over_tol", "max")
@@ -135,6 +151,28 @@ def _t2_class(cls: str) -> Callable[[pd.DataFrame], Outcome]:
                 REPRODUCED if gap <= NORMALIZED_CLOSE else PARTLY if gap <= NORMALIZED_NEAR
                 else NOT_REPRODUCED)
     return evaluate
+
+
+def _b3_variants(evaluate: Callable[[pd.DataFrame], Outcome]) -> Readings:
+    """A B3 claim read on each sensitivity variant of the block (protocol §E2: the paper does
+    not say which block it trained): the variant's rows in the literal block's place, judged
+    by the same rule."""
+    def readings(t2: pd.DataFrame) -> dict[str, str]:
+        variants = sorted(c for c in _primary(t2)["class"].unique() if c.startswith("B3_"))
+        return {f"block {v}": evaluate(t2[t2["class"] != "B3"].replace({"class": {v: "B3"}}))[1]
+                for v in variants}
+    return readings
+
+
+def _operator_variants(evaluate: Callable[[pd.DataFrame], Outcome]) -> Readings:
+    """An E2 claim read on each operator of ``e2.operator_variants`` (protocol §2: the
+    symmetric U diag(lambda) U^T beside the paper's independent U, W), judged by the same rule
+    on that operator's rows, trained at r = r* only."""
+    def readings(t2: pd.DataFrame) -> dict[str, str]:
+        others = sorted(t2.loc[~t2["primary"], "operator"].unique())
+        return {f"{op} operator": evaluate(t2.assign(primary=t2["operator"] == op))[1]
+                for op in others}
+    return readings
 
 
 def _b3_readings(t2: pd.DataFrame, target: float) -> str:
@@ -227,17 +265,22 @@ CLAIMS: list[Claim] = [
           "within 0.05 (partly 0.3)", "table1.recovery_reff_mp", _t1_mp),
     Claim("E1.dataonly_rank.v_known", "E1", "Section 4", "data-only numerical rank, V known",
           "exactly 3", "relative-tol rank = 3 on every seed (partly: Gavish-Donoho only)",
-          "table1.dataonly_v_known_numerical_rank", _t1_rank("v_known")),
+          "table1.dataonly_v_known_numerical_rank", _t1_rank("v_known"),
+          readings=_t1_rank_readings("v_known")),
     Claim("E1.dataonly_rank.v_unknown", "E1", "Section 4",
           "data-only numerical rank, V unknown (Van Loan-Pitsianis)", "exactly 3",
           "relative-tol rank = 3 on every seed (partly: Gavish-Donoho only)",
-          "table1.dataonly_v_unknown_numerical_rank", _t1_rank("v_unknown")),
+          "table1.dataonly_v_unknown_numerical_rank", _t1_rank("v_unknown"),
+          readings=_t1_rank_readings("v_unknown")),
     *[Claim(f"E2.excess.{cls}", "E2", "Section 5, Table 2", f"converged excess at r* of {cls}",
             P.TABLE2[cls],
             f"|excess| < {criteria.ACHIEVABILITY_FRACTION:g} floor" if value == 0.0 else
             f"excess / (||A*||^2 ||V*||^2) within {NORMALIZED_CLOSE} of paper / "
             f"{P.E2_OPERATOR_ENERGY} (partly {NORMALIZED_NEAR})",
-            "table2.excess_normalized", _t2_class(cls)) for cls, value in P.E2_EXCESS.items()],
+            "table2.excess_normalized", _t2_class(cls),
+            readings=merge_readings(*([_b3_variants(_t2_class(cls))] if cls == "B3" else []),
+                                    _operator_variants(_t2_class(cls))))
+      for cls, value in P.E2_EXCESS.items()],
     Claim("E2.b0_recovers", "E2", "Section 5, Table 2",
           "over-parameterised B0 recovers Reff -> r*", f"Reff -> {P.E2_R_STAR}",
           "round(Reff(A)) = r* (partly: within 1)", "table2.overparam_op_reff",
@@ -249,11 +292,14 @@ CLAIMS: list[Claim] = [
           "rounds to r*; all four classes", "table2.overparam_op_reff", _t2_realized_not_r_star),
     Claim("E2.b3_below_b2", "E2", "Section 5, Table 2", "B3's excess at r* below B2's",
           f"{P.TABLE2['B3']} < {P.TABLE2['B2']}", "excess(B3) < excess(B2)",
-          "table2.excess_at_r_star", _t2_b3_below_b2),
+          "table2.excess_at_r_star", _t2_b3_below_b2,
+          readings=merge_readings(_b3_variants(_t2_b3_below_b2),
+                                  _operator_variants(_t2_b3_below_b2))),
     Claim("E2.not_softmax_not_rank", "E2", "Section 5",
           "break at B1: B1 ~ B1c ~ B2 >> B0 (input conditioning, not softmax or rank)",
           " ~ ".join(P.TABLE2[c] for c in ("B1", "B1c", "B2")) + " vs ~0",
           "B1/B1c/B2 within 5% of each other, B0 < 5% of B1",
-          "table2.excess_at_r_star", _t2_not_softmax),
+          "table2.excess_at_r_star", _t2_not_softmax,
+          readings=_operator_variants(_t2_not_softmax)),
 ]
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,7 @@ from entropic_bound.claims.rules import (
     REPRODUCED,
     Claim,
     Outcome,
+    Readings,
     fraction_verdict,
 )
 
@@ -109,9 +111,11 @@ def _t6_cv_seed(t6: pd.DataFrame) -> Outcome:
                   else NOT_REPRODUCED)
 
 
-def _t6_layers(t6: pd.DataFrame) -> Outcome:
-    l0 = _stat_row(t6, "largest_layer0_static_reff")
-    l1 = _stat_row(t6, "largest_layer1_static_reff")
+def _t6_layers(t6: pd.DataFrame, measure: str = "largest_layer{}_static_reff") -> Outcome:
+    """Both layers' ranges over corpora (the largest model) against the paper's, layer 1 above
+    layer 0; ``measure`` names the stat of layer k (another reading of the rank: its
+    ``reading_*`` stat)."""
+    l0, l1 = _stat_row(t6, measure.format(0)), _stat_row(t6, measure.format(1))
     if l0 is None or l1 is None:
         return "-", NOT_RUN
     overlap0 = l0["lo"] <= P.E6_LAYER0_REFF[1] and l0["hi"] >= P.E6_LAYER0_REFF[0]
@@ -124,6 +128,32 @@ def _t6_layers(t6: pd.DataFrame) -> Outcome:
     return text, (REPRODUCED if overlap0 and overlap1 and ordered else
                   PARTLY if ordered else NOT_REPRODUCED)
 
+
+# The other readings of a layer's rank beside the binding per-head static Reff (protocol §E6;
+# table6_stats ``reading_*``, :func:`entropic_bound.reporting.lm_tables.readings`)
+RANK_READINGS = {"static_reff_energy": "energy rank", "whitened_reff": "whitened kernel",
+                 "per_input_reff": "per-input Reff", "mean_attn_reff": "mean-attention Reff",
+                 "layer_kernel_reff": "whole layer kernel",
+                 "static_reff_layer0": "layer 0's static Reff alone"}
+
+
+def _judged_readings(rules: dict[str, Callable[[pd.DataFrame], Outcome]]) -> Readings:
+    """Each reading's verdict by its rule, those whose stats the table has."""
+    def readings(t6: pd.DataFrame) -> dict[str, str]:
+        verdicts = {name: _on_trained(rule)(t6)[1] for name, rule in rules.items()}
+        return {name: v for name, v in verdicts.items() if v != NOT_RUN}
+    return readings
+
+
+# loss vs rank under each reading of the rank, and Spearman for the binding one
+_LOSS_READINGS = _judged_readings({
+    **{name: _t6_correlation(f"reading_pearson_loss_vs_{key}", _t6_loss)
+       for key, name in RANK_READINGS.items()},
+    "Spearman": _t6_correlation("reading_spearman_loss_vs_static_reff", _t6_loss)})
+# the layer ranges under each reading whose range Table 6 gives
+_LAYER_READINGS = _judged_readings({
+    RANK_READINGS[key]: partial(_t6_layers, measure=f"reading_largest_layer{{}}_{key}")
+    for key in ("static_reff_energy", "whitened_reff", "layer_kernel_reff")})
 
 FFN_UNMOVED = 0.05  # FFN stable rank within 5 % of its initial value in the median cell
 
@@ -206,6 +236,17 @@ def _t6_ridge(t6: pd.DataFrame) -> Outcome:
     return text, fraction_verdict(full, n)
 
 
+def _t6_ridge_readings(t6: pd.DataFrame) -> dict[str, str]:
+    """The other reading of the ridge operator's "full rank" (protocol §E6): invertible at
+    numpy's default tolerance, for every corpus."""
+    row, numpy_full = (_stat_row(t6, "ridge_full_rank_corpora"),
+                       _stat_row(t6, "ridge_full_rank_numpy_corpora"))
+    if row is None or numpy_full is None:
+        return {}
+    return {"numpy's default tolerance": fraction_verdict(int(numpy_full["value"]),
+                                                         int(row["n"]))}
+
+
 def _t6_repeat(row: pd.Series) -> Outcome:
     k = int(row["value"])
     return f"{k} of {int(row['n'])}", (REPRODUCED if k == P.E6_REPEAT_SEPARATED else
@@ -238,12 +279,14 @@ CLAIMS: list[Claim] = [
           f"Pearson {P.E6_LOSS_PEARSON}",
           "within each d_model: every size r <= -0.5; not reproduced when no size is negative; "
           "partly otherwise" + TRAINED,
-          "table6_stats.value", _on_trained(_t6_correlation("pearson_loss_vs_static", _t6_loss))),
+          "table6_stats.value", _on_trained(_t6_correlation("pearson_loss_vs_static", _t6_loss)),
+          readings=_LOSS_READINGS),
     Claim("E6.layer_ranges", "E6", "App. B (iii)",
           "largest model: layer 0 Reff vs layer 1 Reff (static kernel, per corpus)",
           f"{P.TABLE6['largest_layer0_static_reff']} vs {P.TABLE6['largest_layer1_static_reff']}",
           "both ranges overlap the published ones and layer 1 > layer 0 (partly: ordering "
-          "only)" + TRAINED, "table6_stats.value", _on_trained(_t6_layers)),
+          "only)" + TRAINED, "table6_stats.value", _on_trained(_t6_layers),
+          readings=_LAYER_READINGS),
     Claim("E6.h1_vs_ffn", "E6", "App. B (iii)", "Pearson(H1, FFN stable rank)",
           f"{P.E6_H1_FFN_PEARSON}", "|r| <= 0.3 (partly <= 0.5); not comparable while the "
           f"median cell's FFN stable rank is within {FFN_UNMOVED:.0%} of its initial value"
@@ -256,7 +299,8 @@ CLAIMS: list[Claim] = [
           "table6_stats.value", _on_trained(_t6_cv_corpora)),
     Claim("E6.ridge_full_rank", "E6", "App. B",
           "fixed-random-embedding ridge operator collapses to full rank", "every corpus",
-          "numerical rank = embedding width for every corpus", "table6_stats.value", _t6_ridge),
+          "numerical rank = embedding width for every corpus", "table6_stats.value", _t6_ridge,
+          readings=_t6_ridge_readings),
     Claim("E6.repeat_separates_one", "E6", "App. B",
           "token-space repeat operator separates corpora", "one of six",
           "exactly one corpus with |leave-one-out z| > 3 of its Reff (partly: 0 or 2)",

@@ -52,6 +52,15 @@ def _t4_linear_rank(t4: pd.DataFrame) -> Outcome:
     return text, fraction_verdict(hits, len(r))
 
 
+def _t4_linear_rank_readings(t4: pd.DataFrame) -> dict[str, str]:
+    """The other readings of "numerical rank" Table 4 gives (protocol §E4): Gavish-Donoho,
+    the relative tolerance 1e-2 and the largest gap, each = r* for every r*."""
+    r = _t4("linear_qk", "v_known")(t4)
+    return {name: fraction_verdict(int((r[column] == r["r_star"]).sum()), len(r))
+            for name, column in (("Gavish-Donoho", "gd_rank"), ("tolerance 1e-2", "rank_tol1e_2"),
+                                 ("largest gap", "gap_rank")) if column in r.columns}
+
+
 ENERGY_RULE = (f"|R~eff(K_hat) - R~eff(K*)| <= {criteria.ENERGY_TOLERANCE:.0%} R~eff(K*) for "
                "every r*")
 
@@ -154,7 +163,8 @@ CLAIMS: list[Claim] = [
     Claim("E4.linear.numerical_rank", "E4", "Section 6, Table 4",
           "linear, V known: numerical rank of K_hat = r* exactly", "6/6",
           "relative-tol rank = r* for every r* (seed mean)",
-          "table4_predictability.numerical_rank", _t4_linear_rank),
+          "table4_predictability.numerical_rank", _t4_linear_rank,
+          readings=_t4_linear_rank_readings),
     Claim("E4.linear.v_known_energy", "E4", "Section 6, Table 4",
           "linear, V known: R~eff(K_hat) tracks r*", "6/6",
           ENERGY_RULE, "table4_predictability.reff_energy", _t4_tracks("linear_qk", "v_known")),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from entropic_bound.claims import fixed, grid, lm, predict
-from entropic_bound.claims.rules import NOT_RUN, Claim, Tables
+from entropic_bound.claims.rules import NOT_RUN, Claim, Tables, reading_firmness
 from entropic_bound.plumbing.atomic import read_parquet, write_parquet
 
 CLAIMS: list[Claim] = [*grid.CLAIMS, *fixed.CLAIMS, *predict.CLAIMS, *lm.CLAIMS]
@@ -23,19 +23,28 @@ CLAIMS: list[Claim] = [*grid.CLAIMS, *fixed.CLAIMS, *predict.CLAIMS, *lm.CLAIMS]
 
 def evaluate_claims(tables: Tables, claims: list[Claim] = CLAIMS) -> pd.DataFrame:
     """One row per claim: id, kind, where, statement, published, rule, column, reproduced,
-    verdict."""
+    verdict, and whether that verdict holds under each other reading the protocol names
+    (:func:`entropic_bound.claims.rules.reading_firmness`)."""
     rows = []
     for c in claims:
         table = tables.get(c.table)
         if table is None or table.empty:
-            reproduced, verdict = "-", NOT_RUN
+            (reproduced, verdict), readings = ("-", NOT_RUN), None
         else:
             reproduced, verdict = c.evaluate(table)
+            readings = c.readings(table) if c.readings else None
         rows.append({"id": c.id, "kind": c.kind, "experiment": c.experiment,
                      "location": c.location,
                      "statement": c.statement, "published": c.published, "rule": c.rule,
-                     "column": c.column, "reproduced": reproduced, "verdict": verdict})
+                     "column": c.column, "reproduced": reproduced, "verdict": verdict,
+                     "reading_firmness": reading_firmness(verdict, readings)})
     return pd.DataFrame(rows)
+
+
+def claim_readings(tables: Tables, claims: list[Claim] = CLAIMS) -> dict[str, dict[str, str]]:
+    """Per claim that names other readings: each reading's verdict on ``tables``."""
+    return {c.id: c.readings(tables[c.table]) for c in claims
+            if c.readings and c.table in tables and not tables[c.table].empty}
 
 
 def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:

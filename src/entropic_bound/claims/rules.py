@@ -22,6 +22,7 @@ CLAIM, CHECK = "claim", "check"
 
 Tables = Mapping[str, pd.DataFrame]
 Outcome = tuple[str, str]  # (reproduced value as text, verdict)
+Readings = Callable[[pd.DataFrame], dict[str, str]]  # other reading's name -> its verdict
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Claim:
     column: str  # "<table>.<column>" the claim is checked against
     evaluate: Callable[[pd.DataFrame], Outcome]
     kind: str = CLAIM  # CHECK: an arithmetic consistency check, outside the tallies
+    # the other readings the protocol names (another tolerance, estimator, block or operator),
+    # each judged by the same rule on the same table; the verdict stays on the binding one
+    readings: Readings | None = None
 
     @property
     def table(self) -> str:
@@ -53,3 +57,25 @@ def ratio_verdict(value: float, target: float, close: float, near: float) -> str
         return NOT_REPRODUCED
     factor = max(value / target, target / value)
     return REPRODUCED if factor <= close else (PARTLY if factor <= near else NOT_REPRODUCED)
+
+
+def reading_firmness(verdict: str, readings: dict[str, str] | None) -> str:
+    """Whether ``verdict`` (the binding reading's) holds under each other reading the protocol
+    names for its claim: "holds under each other reading", "MOVES under" the ones that give
+    another verdict (each with its verdict), or that the protocol names none."""
+    if not readings:
+        return "no other reading named"
+    moved = [f"{name} ({v})" for name, v in readings.items() if v != verdict]
+    held = [name for name, v in readings.items() if v == verdict]
+    if not moved:
+        return "holds under each other reading: " + ", ".join(held)
+    return "MOVES under " + ", ".join(moved) + ("; holds under " + ", ".join(held) if held
+                                                else "")
+
+
+def merge_readings(*parts: Readings) -> Readings:
+    """One claim's readings from several kinds of them (e.g. a block's variants and an
+    operator's)."""
+    def readings(table: pd.DataFrame) -> dict[str, str]:
+        return {name: v for part in parts for name, v in part(table).items()}
+    return readings

@@ -97,7 +97,7 @@ def compare(a: argparse.Namespace, cells, work) -> None:
 
     from entropic_bound.plumbing.atomic import read_parquet, write_text
     from entropic_bound.plumbing.job_record import machine, software
-    from entropic_bound.reporting.machine_study import table_moves, verdict_moves
+    from entropic_bound.reporting.machine_study import reading_moves, table_moves, verdict_moves
 
     log = logging.getLogger("entropic_bound")
     published = {p.stem: pd.read_csv(p) for p in Path(a.published).glob("*.csv")
@@ -109,7 +109,9 @@ def compare(a: argparse.Namespace, cells, work) -> None:
     cells.assign(recomputed_on=here["cpu_model"]).to_csv(out_dir / "cells.csv", index=False)
     table_moves(published, study).to_csv(out_dir / "tables.csv", index=False)
     claims = verdict_moves(pd.read_csv(Path(a.published) / "claims.csv"),
-                           study["claims"])
+                           study["claims"]).merge(reading_moves(published, study), on="id",
+                                                  how="left")
+    claims["readings"] = claims["readings"].fillna(0).astype(int)
     claims.to_csv(out_dir / "claims.csv", index=False)
     write_text(out_dir / "study.json", json.dumps({
         "experiments": a.experiments, "cells": len(cells),

@@ -121,6 +121,20 @@ def verdict_moves(published: pd.DataFrame, study: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
+def reading_moves(published: dict[str, pd.DataFrame],
+                  study: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per claim that names other readings (:func:`entropic_bound.claims.registry.
+    claim_readings`, evaluated on the published tables and on the study's): how many it has and
+    those whose verdict moved, as ``name: published -> study``."""
+    from entropic_bound.claims.registry import claim_readings
+
+    before, after = claim_readings(published), claim_readings(study)
+    return pd.DataFrame([{"id": cid, "readings": len(names), "readings_moved": "; ".join(
+        f"{name}: {v} -> {after.get(cid, {}).get(name, 'absent')}" for name, v in names.items()
+        if after.get(cid, {}).get(name) != v)} for cid, names in before.items()],
+        columns=["id", "readings", "readings_moved"])
+
+
 def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
     """Each claim's verdict across machines, from a published study (its ``claims.csv`` and
     ``study.json``): held or moved where its experiment's cells were recomputed, else not
@@ -136,13 +150,23 @@ def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
              + (f" ({', '.join(f'{k}={v}' for k, v in study_record['kernel_env'].items())})"
                 if study_record["kernel_env"] else ""))
 
+    def readings(cid: str) -> str:
+        """What the study says of the claim's other readings (studies before readings were
+        compared have no such column)."""
+        if "readings" not in moved.columns or not moved.loc[cid, "readings"] > 0:
+            return ""
+        changed = moved.loc[cid, "readings_moved"]
+        return (f"; a reading MOVES: {changed}" if isinstance(changed, str) and changed
+                else "; so does each other reading")
+
     def one(row) -> str:
         if row["experiment"] not in studied:
             return "not studied (its cells were not recomputed on another machine)"
         if row["id"] not in moved.index:
             return f"not in the study ({where})"
         if moved.loc[row["id"], "moved"]:
-            return f"MOVES to {moved.loc[row['id'], 'verdict_study']} ({where})"
-        return f"holds ({where})"
+            return (f"MOVES to {moved.loc[row['id'], 'verdict_study']} ({where})"
+                    + readings(row["id"]))
+        return f"holds ({where})" + readings(row["id"])
 
     return claims.apply(one, axis=1)

@@ -296,7 +296,8 @@ def section_table6(t: Tables) -> Section:
         "measures are means over layers and heads; statistics run over corpus x d_model cells "
         "(seed means). The training budget is a config value (see the settings below).",
         [("Statistics", fmt(stats)),
-         ("Readings beside the binding ones (printed, never judged): the final loss against "
+         ("Readings beside the binding ones (each judged by the claim's rule in the claims' "
+          "other-readings column; the verdict stays on the binding one): the final loss against "
           "each other reading of a layer's rank, per d_model (Pearson across corpora; layer 0's "
           "static Reff alone; Spearman of the binding static Reff), and the largest model's "
           "layer ranges under the energy rank, the whitened kernel and the layer's whole kernel "
