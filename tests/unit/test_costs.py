@@ -70,7 +70,8 @@ def test_every_rule_of_the_workflow_is_charged_to_an_experiment(tmp_path):
     blocks = [b for f in rules for b in f.read_text().split("\nrule ")[1:]]
     stored = [b for b in blocks if "    cache: True\n" in b]
     assert len(blocks) >= 20 and len(stored) == 8  # measure_lm_cells assembles: not stored
-    assert all("    benchmark:\n" in b for b in blocks if b not in stored)
+    assert all("    benchmark:\n" in b or "--record {output.record}" in b
+               for b in blocks if b not in stored)
     assert all("record=record(" in b and "--record {output.record}" in b for b in stored)
 
 
@@ -123,11 +124,20 @@ def test_a_stored_jobs_record_counts_like_a_benchmark_file(tmp_path):
     CPU and commit it ran on."""
     from entropic_bound.plumbing.job_record import write_job_record
 
-    path = tmp_path / "train_grid_cells/e3/linear_qk/sharp/r2/s0.json"
-    record = write_job_record(path, ["entropic-bound", "train-grid"])
-    bench(tmp_path, "make_grid_data/e3/linear_qk/sharp/r2/s0.tsv", 2.0)
-    records = read_benchmarks(tmp_path).set_index("rule")
+    # a stored job's record is a link into the store, as Snakemake leaves every stored output
+    entry = tmp_path / "store" / ("a" * 64 + "_record.json")
+    record = write_job_record(entry, ["entropic-bound", "train-grid"])
+    root = tmp_path / "benchmarks"
+    path = root / "train_grid_cells/e3/linear_qk/sharp/r2/s0.json"
+    path.parent.mkdir(parents=True)
+    path.symlink_to(entry)
+    bench(root, "make_grid_data/e3/linear_qk/sharp/r2/s0.tsv", 2.0)
+    # a job that is not stored but records itself (E6's measures, which the audit reruns)
+    write_job_record(root / "measure_lm_cells/json/d64/s0.json", ["entropic-bound", "measure-lm"])
+    records = read_benchmarks(root).set_index("rule")
     row = records.loc["train_grid_cells"]
     assert row["experiment"] == "e3" and row["job"] == "e3/linear_qk/sharp/r2/s0"
     assert row["seconds"] == record["s"] and row["cpu_model"] == record["machine"]["cpu_model"]
     assert row["stored"] and not records.loc["make_grid_data", "stored"]
+    assert not records.loc["measure_lm_cells", "stored"]
+    assert records.loc["measure_lm_cells", "experiment"] == "e6"

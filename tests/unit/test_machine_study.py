@@ -106,3 +106,15 @@ def test_a_substituted_cell_that_flips_a_verdict_is_reported_by_the_verdict_chec
     assert moves["moved"].sum() == 1
     assert moves.loc["E6.ridge_full_rank", ["verdict", "verdict_study"]].tolist() == [
         "reproduced", "partly"]
+
+
+def test_the_verdict_check_substitutes_files_in_every_list_of_the_evidence():
+    from entropic_bound.claims.verdict_check import moved, substituted
+
+    paths = {"grid_measures": {"table3": ["a", "b"], "table5": ["c"]}, "e1_measures": ["b", "d"],
+             "params": {"h1_margin": 0.1}}
+    assert substituted(paths, {"b": "B"}) == {
+        "grid_measures": {"table3": ["a", "B"], "table5": ["c"]}, "e1_measures": ["B", "d"],
+        "params": {"h1_margin": 0.1}}
+    assert moved({"x": "reproduced", "y": "partly"}, {"x": "reproduced", "y": "reproduced"}) \
+        == ["y: partly -> reproduced"]

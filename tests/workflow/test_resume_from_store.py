@@ -10,10 +10,12 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -483,4 +485,75 @@ def test_a_training_entry_is_audited_across_kernels_by_what_the_paper_reads(clon
         for path, raw in originals.items():
             path.unlink(missing_ok=True)
             path.write_bytes(raw)
+    assert store.check(root) == []
+
+
+def audit_command(workdir: Path) -> list[str]:
+    """The run's audit command line as the workflow gives it (its evidence and settings),
+    from a dry run, without its draw, output and log."""
+    out = snakemake(workdir, *QUICK, "-n", "-p", "--forcerun", "audit_store",
+                    "results/tables/audit.parquet").stdout
+    line = next(line.strip() for line in out.splitlines()
+                if line.strip().startswith("entropic-bound audit"))
+    argv = shlex.split(line.split(" > ", 1)[0])
+    drop = {"--out": 1, "--exit-zero": 0, "--per-experiment": 0, "--seed": 1,
+            "--budget-seconds": 1}
+    kept, i = [], 3  # past "entropic-bound audit <count>"
+    while i < len(argv):
+        if argv[i] in drop:
+            i += 1 + drop[argv[i]]
+            continue
+        kept.append(argv[i])
+        i += 1
+    return [sys.executable, "-m", "entropic_bound.cli", "audit", "1", *kept]
+
+
+def test_the_verdict_check_keeps_every_verdict_and_reports_a_substitution_that_moves_one(
+        clone_with_store):
+    """The claims judged with a recomputed training entry in place of the stored one (its
+    measure rerun on it) keep every verdict; a stored measure that fails achievability at one
+    r* where the recomputed one passes (planted, resealed) moves a claim's verdict, and the
+    audit reports it and fails."""
+    from entropic_bound.plumbing.atomic import read_parquet, write_parquet
+
+    if not (clone_with_store / "results/tables/claims.parquet").exists():
+        snakemake(clone_with_store, *QUICK)
+    root = clone_with_store / "results/store"
+    base = audit_command(clone_with_store)
+
+    def entry(command: str, cell: str) -> str:
+        return next(k for k, fs in store.entries(root).items() for f in fs
+                    if f.name.endswith("_record.json") and (argv := json.loads(
+                        f.read_text())["argv"])[1] == command and cell in " ".join(argv))
+
+    training = entry("train-grid", "results/cells/e3/linear_qk/sharp/r2/s0.npz")
+    kept = subprocess.run([*base, "--keys", training[:12]], cwd=clone_with_store,
+                          capture_output=True, text=True)
+    assert kept.returncode == 0, kept.stderr[-3000:]
+    assert re.search(r"verdict check: (\d+) of \1 verdicts held", kept.stderr), kept.stderr[-3000:]
+    # achievability at r* = 2 of the linear teacher fails in seed 0's stored measure
+    table3 = read_parquet(clone_with_store / "results/tables/table3.parquet")
+    assert table3.set_index(["teacher", "r_star"]).loc[("linear_qk", 2), "achievability"]
+    measure = entry("measure-grid", "results/measures/e3/linear_qk/sharp/r2/s0.parquet")
+    path = root / f"{measure}_measures.parquet"
+    original = path.read_bytes()
+    frame = read_parquet(path)
+    failing = frame.assign(excess_converged=np.where(
+        (frame["role"] == "sweep") & (frame["r"] >= 2), 100 * frame["noise_floor"],
+        frame["excess_converged"]))
+    try:
+        path.unlink()
+        write_parquet(path, failing)
+        (root / f"{measure}.sha256").unlink()
+        store.seal_entry(root, measure)
+        moved = subprocess.run([*base, "--keys", measure[:12]], cwd=clone_with_store,
+                               capture_output=True, text=True)
+    finally:
+        path.unlink(missing_ok=True)
+        path.write_bytes(original)
+        (root / f"{measure}.sha256").unlink()
+        store.seal_entry(root, measure)
+    assert moved.returncode == 1, moved.stderr[-3000:]
+    assert re.search(r"verdict check: MOVED \d+ of \d+: [^\n]*E3\.achievability\.linear_qk: "
+                     r"\w+ -> ", moved.stderr), moved.stderr[-3000:]
     assert store.check(root) == []

@@ -120,11 +120,12 @@ rule measure_lm_cells:
         weights=rules.train_lm_cells.output.weights,
         code=lib("measure-lm"),
     output:
-        "results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
+        measures="results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
+        # not stored (it only assembles what training measured), but recorded like the
+        # measures of E1-E5: the audit reruns it below a recomputed cell (plumbing.downstream)
+        record=record("measure_lm_cells", "{corpus}/d{d_model}/s{seed}"),
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",
-    benchmark:
-        "results/benchmarks/measure_lm_cells/{corpus}/d{d_model}/s{seed}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
     params:
@@ -132,8 +133,9 @@ rule measure_lm_cells:
             {"corpus": wc.corpus, "d_model": int(wc.d_model), "seed": int(wc.seed)}
         ),
     shell:
-        "entropic-bound measure-lm --params {params.cell:q} --metrics {input.metrics}"
-        " --trajectory {input.trajectory} --weights {input.weights} --out {output} > {log} 2>&1"
+        "entropic-bound measure-lm --params {params.cell:q} --record {output.record}"
+        " --metrics {input.metrics} --trajectory {input.trajectory} --weights {input.weights}"
+        " --out {output.measures} > {log} 2>&1"
 
 
 rule aggregate_table6:

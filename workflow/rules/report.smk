@@ -14,6 +14,48 @@ TABLES = [
 # The per-cell tables of the grids (inputs of nothing downstream; targets of `all`).
 GRID_CELL_TABLES = expand("results/tables/{table}_cells.parquet", table=sorted(GRID_TABLES))
 
+# The per-cell evidence each claims table is built from (claims/evidence.py): the claims judge
+# each verdict's firmness on it, the audit its verdict check (the claims with a recomputed
+# entry in its place).
+EVIDENCE = dict(
+    grid_measures=[
+        path
+        for exp in sorted(GRID_TABLES.values())
+        for path in grid_datasets(exp, rules.measure_grid_cells.output.measures)
+    ],
+    e1_measures=rules.aggregate_table1.input.measures,
+    e1_estimates=rules.aggregate_table1.input.estimates,
+    e2_measures=rules.aggregate_table2.input.measures,
+    e4_estimates=rules.aggregate_table4.input.estimates,
+    e6_measures=rules.aggregate_table6.input.measures,
+    e6_trajectory=rules.aggregate_table6.input.trajectory,
+    e6_data_side=rules.aggregate_table6.input.data_side,
+)
+# The records of the jobs that turn a trained cell into evidence: the audit's verdict check
+# reruns them on a recomputed cell (plumbing/downstream.py).
+MEASURE_RECORDS = [
+    *[
+        path
+        for exp in sorted(GRID_TABLES.values())
+        for path in grid_datasets(exp, rules.measure_grid_cells.output.record)
+    ],
+    *[
+        path
+        for fexp in ("e1", "e2")
+        for path in fixed_datasets(fexp, rules.measure_fixed_cells.output.record)
+    ],
+    *e6_cells(rules.measure_lm_cells.output.record),
+]
+EVIDENCE_PARAMS = as_json(
+    {
+        "e1_operator": config["e1"]["operator"],
+        "e2_operator": config["e2"]["operator"],
+        "h1_margin": config["e6"]["h1_margin"],
+        "grid_tables": GRID_TABLES,
+    }
+)
+EVIDENCE_ARGS = "".join(f" --{name.replace('_', '-')} {{input.{name}}}" for name in EVIDENCE)
+
 # The published study of the verdicts across machines (report/machine/, in git)
 MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/study.json"]
 
@@ -23,17 +65,9 @@ FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6
 
 rule evaluate_claims:
     input:
-        tables=TABLES,
-        # the per-cell evidence each verdict's firmness is judged on (claims/firmness.py)
-        grid_cells=GRID_CELL_TABLES,
-        e1_measures=rules.aggregate_table1.input.measures,
-        e1_estimates=rules.aggregate_table1.input.estimates,
-        e2_measures=rules.aggregate_table2.input.measures,
-        e4_estimates=rules.aggregate_table4.input.estimates,
-        e6_measures=rules.aggregate_table6.input.measures,
-        e6_trajectory=rules.aggregate_table6.input.trajectory,
-        e6_data_side=rules.aggregate_table6.input.data_side,
+        **EVIDENCE,
         # the published machine study, where there is one (entropic-bound machine-study)
+        tables=TABLES,
         machine=[f for f in MACHINE_STUDY if os.path.exists(f)],
         code=lib("claims"),
     output:
@@ -45,27 +79,21 @@ rule evaluate_claims:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        evidence=as_json(
-            {
-                "e1_operator": config["e1"]["operator"],
-                "e2_operator": config["e2"]["operator"],
-                "h1_margin": config["e6"]["h1_margin"],
-            }
-        ),
+        evidence=EVIDENCE_PARAMS,
     shell:
         "entropic-bound claims --tables {input.tables} --params {params.evidence:q}"
-        " --grid-cells {input.grid_cells} --e1-measures {input.e1_measures}"
-        " --e1-estimates {input.e1_estimates} --e2-measures {input.e2_measures}"
-        " --e4-estimates {input.e4_estimates} --e6-measures {input.e6_measures}"
-        " --e6-trajectory {input.e6_trajectory} --e6-data-side {input.e6_data_side}"
-        " --machine-study report/machine --out {output} > {log} 2>&1"
+        + EVIDENCE_ARGS
+        + " --machine-study report/machine --out {output} > {log} 2>&1"
 
 
 # The audit: stored entries of this run, drawn per experiment, recomputed and compared with
-# the store; the report prints the outcomes (a difference is shown there, not a failed job).
+# the store, and the claims judged with each recomputed entry in place of the stored one; the
+# report prints the outcomes (a difference is shown there, not a failed job).
 rule audit_store:
     input:
+        **EVIDENCE,
         tables=TABLES,
+        measure_records=MEASURE_RECORDS,
         code=lib("audit"),
     output:
         report("results/tables/audit.parquet", category="Audit", caption="../report/audit.rst"),
@@ -80,10 +108,12 @@ rule audit_store:
         per_experiment=config["audit"]["per_experiment"],
         seed=config["audit"]["seed"],
         budget=config["audit"]["budget_seconds"],
+        evidence=EVIDENCE_PARAMS,
     shell:
         "entropic-bound audit {params.per_experiment} --per-experiment --seed {params.seed}"
-        " --budget-seconds {params.budget}"
-        " --store {params.store:q} --out {output} --exit-zero > {log} 2>&1"
+        " --budget-seconds {params.budget} --params {params.evidence:q}"
+        + EVIDENCE_ARGS
+        + " --store {params.store:q} --out {output} --exit-zero > {log} 2>&1"
 
 
 rule render_report:

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from entropic_bound.claims.firmness import Evidence
-from entropic_bound.plumbing.atomic import read_parquet
 from entropic_bound.reporting.lm_tables import table6
 from entropic_bound.reporting.tables import (
+    concat_cells,
     grid_summary,
     read_parquets,
     table1,
@@ -15,15 +15,16 @@ from entropic_bound.reporting.tables import (
 )
 
 
-def evidence(grid_cells: dict[str, str], e1_measures: list[str], e1_estimates: list[str],
-             e2_measures: list[str], e4_estimates: list[str], e6_measures: list[str],
-             e6_trajectory: list[str], e6_data_side: list[str], params: dict
-             ) -> dict[str, Evidence]:
-    """Claims table -> its evidence. ``grid_cells``: paper table -> its ``_cells`` table;
-    ``params``: ``e1_operator``, ``e2_operator`` (the primary operators) and ``h1_margin``."""
-    found = {table: Evidence(table, {"cells": read_parquet(path)},
+def evidence(grid_measures: dict[str, list[str]], e1_measures: list[str],
+             e1_estimates: list[str], e2_measures: list[str], e4_estimates: list[str],
+             e6_measures: list[str], e6_trajectory: list[str], e6_data_side: list[str],
+             params: dict) -> dict[str, Evidence]:
+    """Claims table -> its evidence. ``grid_measures``: paper table -> the measures of its
+    datasets (joined into its cells as ``aggregate-grid`` does); ``params``: ``e1_operator``,
+    ``e2_operator`` (the primary operators) and ``h1_margin``."""
+    found = {table: Evidence(table, {"cells": concat_cells(paths)},
                              lambda f: grid_summary(f["cells"]), "seed")
-             for table, path in grid_cells.items()}
+             for table, paths in grid_measures.items()}
     found["table1"] = Evidence(
         "table1", {"cells": read_parquets(e1_measures), "estimates": read_parquets(e1_estimates)},
         lambda f: table1(f["cells"], f["estimates"], primary=params["e1_operator"])[1], "seed")

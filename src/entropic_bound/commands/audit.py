@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from entropic_bound.commands._evidence import add_evidence_arguments, evidence_paths
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("count", type=int,
@@ -23,6 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when an entry differs (the outcomes in --out say so: the "
                         "workflow's report shows them)")
+    add_evidence_arguments(p, "of the run's claims, for the verdict check (every claim judged "
+                              "with each recomputed entry in place of the stored one)")
 
 
 def run(a: argparse.Namespace) -> None:
@@ -35,9 +39,15 @@ def run(a: argparse.Namespace) -> None:
 
     if a.count < 1:
         sys.exit("audit: count must be at least 1")
+    paths = evidence_paths(a, "audit")
+    check = None
+    if paths is not None:
+        from entropic_bound.claims.verdict_check import checker
+
+        check = checker(paths)
     outcomes, left_out = audit(a.store, a.count, a.seed, keys=a.keys,
                                per_experiment=a.per_experiment,
-                               budget_seconds=a.budget_seconds)
+                               budget_seconds=a.budget_seconds, check=check)
     if not outcomes:
         line = (f"audit: no entry of this run with a record in {a.store}"
                 + (f" whose key starts with {' or '.join(a.keys)}" if a.keys else "")
@@ -50,5 +60,5 @@ def run(a: argparse.Namespace) -> None:
         write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes], columns=columns)
                       .assign(seed=a.seed, budget_seconds=a.budget_seconds,
                               left_out=", ".join(left_out)))
-    if not all(o.ok for o in outcomes) and not a.exit_zero:
+    if not all(o.ok and not o.verdicts_moved for o in outcomes) and not a.exit_zero:
         sys.exit(1)

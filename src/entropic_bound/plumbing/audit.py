@@ -45,6 +45,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +89,9 @@ class Outcome:
     recomputed: bool = True  # False: the command could not run here (detail says why)
     comparison: str = "bit for bit"  # which comparison ran, and its tolerance
     margin: float = 0.0  # the largest difference over its tolerance (<= 1 agrees)
+    # the claims judged with the recomputed entry in place of the stored one
+    verdict_check: str = "not checked"
+    verdicts_moved: int = 0
 
     @property
     def verdict(self) -> str:
@@ -232,7 +236,11 @@ def _experiment(argv: list[str]) -> str:
     return experiment_of_record(argv[where]) if where else "other"
 
 
-def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> Outcome:
+def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path,
+                scratch: Path) -> tuple[Outcome, dict[str, str]]:
+    """Recompute one entry into ``scratch`` and compare it with the store; returns the outcome
+    and the recomputed outputs (each output's path as the workflow spells it -> the new
+    file; empty where the command could not run)."""
     record = _record(files)
     argv = list(record["argv"])
     command, experiment = _command(argv), _experiment(argv)
@@ -243,44 +251,45 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path) -> 
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                        "its outputs are not linked under results/ here: run the workflow "
                        "(snakemake) first, the audit recomputes from that run's inputs",
-                       recomputed=False)
-    with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
-        fresh = dict(outputs)
-        for i, stored in outputs.items():
-            argv[i] = str(Path(tmp) / stored.name)
-        proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *argv[1:]],
-                              cwd=workdir, capture_output=True, text=True,
-                              env=job_environment(record.get("machine") or {}))
-        if proc.returncode:
-            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
-                           f"the command failed (exit {proc.returncode}): {tail}",
-                           recomputed=False)
-        worst_abs = worst_rel = 0.0
-        ok, where = True, ""
-        identical = True
-        for i, stored in fresh.items():
-            if stored.name.endswith(RECORD_SUFFIX):
-                continue
-            d_abs, d_rel, exact, close, at = compare(Path(argv[i]), stored)
-            if d_rel >= worst_rel:
-                where = at or where
-            worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
-            identical &= exact
-            ok &= exact if exact_required else close
-        if exact_required or identical or command not in TRAINING_COMMANDS:
-            how = "bit for bit" if exact_required else (
-                f"elementwise, rtol {RTOL:g} (integer ranks within {INTEGER_STEP})")
-            margin = 0.0 if identical else (float("inf") if exact_required
-                                            else worst_rel / RTOL)
-            return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
-                           f"largest difference at {where}" if worst_rel else "", True, how,
-                           margin)
-        judged = compare_training(command, {argv[i]: stored for i, stored in fresh.items()},
-                                  store_dir)
+                       recomputed=False), {}
+    scratch.mkdir(parents=True, exist_ok=True)
+    for i, stored in outputs.items():
+        argv[i] = str(scratch / stored.name)
+    recomputed = {record["argv"][i]: argv[i] for i, stored in outputs.items()
+                  if not stored.name.endswith(RECORD_SUFFIX)}
+    proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *argv[1:]],
+                          cwd=workdir, capture_output=True, text=True,
+                          env=job_environment(record.get("machine") or {}))
+    if proc.returncode:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
+                       f"the command failed (exit {proc.returncode}): {tail}",
+                       recomputed=False), {}
+    worst_abs = worst_rel = 0.0
+    ok, where = True, ""
+    identical = True
+    for i, stored in outputs.items():
+        if stored.name.endswith(RECORD_SUFFIX):
+            continue
+        d_abs, d_rel, exact, close, at = compare(Path(argv[i]), stored)
+        if d_rel >= worst_rel:
+            where = at or where
+        worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
+        identical &= exact
+        ok &= exact if exact_required else close
+    if exact_required or identical or command not in TRAINING_COMMANDS:
+        how = "bit for bit" if exact_required else (
+            f"elementwise, rtol {RTOL:g} (integer ranks within {INTEGER_STEP})")
+        margin = 0.0 if identical else (float("inf") if exact_required
+                                        else worst_rel / RTOL)
+        return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
+                       f"largest difference at {where}" if worst_rel else "", True, how,
+                       margin), recomputed
+    judged = compare_training(command, {argv[i]: stored for i, stored in outputs.items()},
+                              store_dir)
     return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel,
                    judged.agrees, f"largest margin at {judged.where}", True, judged.how,
-                   judged.margin)
+                   judged.margin), recomputed
 
 
 def compare_training(command: str, outputs: dict[str, Path], store_dir: Path) -> Comparison:
@@ -374,14 +383,20 @@ def draw(candidates: dict[str, list[Path]], count: int, seed: int,
     return chosen, left_out
 
 
+# the verdict check of one recomputed entry: (its command line, its recomputed outputs, a
+# scratch folder) -> (what it found, how many verdicts moved)
+VerdictCheck = Callable[[list[str], dict[str, str], Path], tuple[str, int]]
+
+
 def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
           workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
-          per_experiment: bool = False,
-          budget_seconds: float | None = None) -> tuple[list[Outcome], list[str]]:
+          per_experiment: bool = False, budget_seconds: float | None = None,
+          check: VerdictCheck | None = None) -> tuple[list[Outcome], list[str]]:
     """Recompute ``count`` entries of the store (of each experiment's, with
     ``per_experiment``, within ``budget_seconds`` of recorded cost where given), drawn by
     :func:`draw`, or the entries whose keys start with one of ``keys``, and compare each with
-    the store (see the module's doc). Returns the outcomes and the experiments left out."""
+    the store (see the module's doc); with ``check``, run the verdict check on each recomputed
+    entry. Returns the outcomes and the experiments left out."""
     root = Path(store_dir)
     candidates = {key: files for key, files in store.entries(root).items()
                   if any(f.name.endswith(RECORD_SUFFIX) for f in files)}
@@ -396,13 +411,20 @@ def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
     log.info("audit: %d of %d entries with a record, drawn with seed %d: %s", len(chosen),
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
     outcomes = []
-    for key in chosen:
-        outcome = audit_entry(root, key, candidates[key], Path(workdir))
-        outcomes.append(outcome)
-        log.log(logging.INFO if outcome.ok else logging.ERROR,
-                "%s %s %s (%s): %s; margin %.3g, max |diff| %.3g, max relative %.3g%s",
-                key[:12], outcome.experiment, outcome.command, outcome.comparison
-                if outcome.recomputed else "not run", outcome.verdict, outcome.margin,
-                outcome.max_abs_diff, outcome.max_rel_diff,
-                f"; {outcome.detail}" if outcome.detail else "")
+    with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
+        for key in chosen:
+            scratch = Path(tmp) / key[:12]
+            outcome, recomputed = audit_entry(root, key, candidates[key], Path(workdir),
+                                              scratch)
+            if check is not None and recomputed:
+                outcome.verdict_check, outcome.verdicts_moved = check(
+                    _record(candidates[key])["argv"], recomputed, scratch / "readers")
+            outcomes.append(outcome)
+            log.log(logging.INFO if outcome.ok and not outcome.verdicts_moved
+                    else logging.ERROR,
+                    "%s %s %s (%s): %s; margin %.3g, max |diff| %.3g, max relative %.3g%s; "
+                    "verdict check: %s", key[:12], outcome.experiment, outcome.command,
+                    outcome.comparison if outcome.recomputed else "not run", outcome.verdict,
+                    outcome.margin, outcome.max_abs_diff, outcome.max_rel_diff,
+                    f"; {outcome.detail}" if outcome.detail else "", outcome.verdict_check)
     return outcomes, left_out

@@ -5,10 +5,12 @@
 :mod:`entropic_bound.plumbing.job_record`), and the start time of the newest Snakemake run
 (``.snakemake/log/<start>.snakemake.log``).
 
-Every rule that runs a job declares ``benchmark:`` or, when its outputs go to the store (where
-Snakemake refuses ``benchmark:``), writes its own record, so every job of a run is counted; a
-job fetched from the store counts what it cost where it ran. The experiment of a record is
-the one its rule serves (:func:`entropic_bound.plumbing.experiments.experiment_of`).
+Every rule that runs a job declares ``benchmark:`` or writes its own record (a job whose
+outputs go to the store, where Snakemake refuses ``benchmark:``, and E6's measures, which the
+audit reruns by their records), so every job of a run is counted; a job fetched from the store
+counts what it cost where it ran. A record is a stored job's where it is a link into the store
+(Snakemake links every stored output so). The experiment of a record is the one its rule
+serves (:func:`entropic_bound.plumbing.experiments.experiment_of`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def _benchmark_row(path: Path) -> dict:
 
 
 def _record_row(path: Path) -> dict:
+    """A record's row; ``stored`` where it is a link into the store."""
     record = json.loads(path.read_text())
     machine, commit = record.get("machine") or {}, record.get("commit") or {}
     return {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
@@ -44,7 +47,7 @@ def _record_row(path: Path) -> dict:
             .astimezone().replace(tzinfo=None),
             "cpu_model": machine.get("cpu_model"),
             "capability": machine.get("aten_cpu_capability"),
-            "commit": commit.get("sha"), "stored": True}
+            "commit": commit.get("sha"), "stored": path.is_symlink()}
 
 
 def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:

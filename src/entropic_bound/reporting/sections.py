@@ -337,8 +337,11 @@ def section_audit(t: Tables) -> Section:
                             np.where(~audit["ok"], "DIFFERS",
                                      np.where(identical, "identical",
                                               "agrees within the machine tolerance"))),
-        "detail": audit["detail"]})
+        "detail": audit["detail"],
+        # audits written before the verdict check have no such column
+        "verdict check": audit.get("verdict_check", pd.Series("not checked", audit.index))})
     agree = int(audit["ok"].sum())
+    held = int(shown["verdict check"].str.endswith("verdicts held").sum())
     trained = sorted(audit.loc[audit["command"].isin(TRAINING_COMMANDS), "experiment"])
     budget = ""
     if not audit.empty and "budget_seconds" in audit and pd.notna(audit["budget_seconds"].iloc[0]):
@@ -365,9 +368,12 @@ def section_audit(t: Tables) -> Section:
         f"{OPERATOR_RTOL:g}, losses within {LOSS_FLOORS:g} noise floors, E6's losses within "
         f"{SEED_SDS:g} standard deviations of its seeds), any other elementwise within rtol "
         f"{AUDIT_RTOL:g} (integer ranks within one). The margin is the largest difference over "
-        f"its tolerance (below 1 agrees). {agree} of {len(audit)} agree. A difference, or a "
-        "command that could not run here, is shown, never dropped (`entropic-bound audit`, "
-        "docs/running.md)." + budget,
+        f"its tolerance (below 1 agrees). {agree} of {len(audit)} agree. Then the verdict "
+        "check: every claim judged again, on the tables rebuilt from this run's evidence with "
+        "the recomputed entry in place of the stored one (and the measure that reads it rerun "
+        f"on it); with {held} of {len(audit)} entries every verdict held. A difference, a "
+        "moved verdict, or a command that could not run here, is shown, never dropped "
+        "(`entropic-bound audit`, docs/running.md)." + budget,
         [("Recomputed entries", fmt(shown))])
 
 
