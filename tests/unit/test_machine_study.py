@@ -118,3 +118,37 @@ def test_the_verdict_check_substitutes_files_in_every_list_of_the_evidence():
         "params": {"h1_margin": 0.1}}
     assert moved({"x": "reproduced", "y": "partly"}, {"x": "reproduced", "y": "reproduced"}) \
         == ["y: partly -> reproduced"]
+
+
+def test_the_reports_section_gives_cells_kernels_table_moves_and_moved_verdicts(tmp_path):
+    import json
+
+    from entropic_bound.reporting.machine_study import study_section
+
+    assert study_section(tmp_path) is None
+    (tmp_path / "study.json").write_text(json.dumps({
+        "experiments": ["e1", "e6"], "cells": 3, "entries_cpu": ["AMD EPYC"],
+        "kernel_env": {"OPENBLAS_CORETYPE": "Haswell"},
+        "command": "entropic-bound machine-study --experiments e1 e6",
+        "recomputed_on": {"cpu_model": "Intel Xeon", "aten_cpu_capability": "AVX512",
+                          "cpu_flags": ["avx2", "amx_bf16"], "openblas_core": "Haswell",
+                          "kernel_env": {"OPENBLAS_CORETYPE": "Haswell"}}}))
+    pd.DataFrame({"key": ["a", "b", "c"], "experiment": ["e1", "e1", "e6"],
+                  "seconds": [10.0, 20.0, 300.0], "cpu": ["AMD EPYC"] * 3,
+                  "kernels": ["torch AVX512; flags avx2"] * 3}).to_csv(tmp_path / "cells.csv")
+    pd.DataFrame({"table": ["table1"], "compared": [True], "largest_relative_move": [0.01],
+                  "where": ["mean, row 2"], "largest_move_in_seed_sd": [0.5]}).to_csv(
+        tmp_path / "tables.csv")
+    pd.DataFrame({"id": ["E1.a", "E6.b"], "verdict": ["reproduced", "partly"],
+                  "verdict_study": ["reproduced", "not reproduced"], "moved": [False, True],
+                  "readings": [0, 1], "readings_moved": ["", ""]}).to_csv(
+        tmp_path / "claims.csv", index=False)
+    section = study_section(tmp_path)
+    assert "3 training cells of E1, E6 recomputed on Intel Xeon with OPENBLAS_CORETYPE=Haswell" \
+        in section.intro
+    assert "Verdicts moved: 1 of 2 (E6.b); readings whose verdict moved: 0." in section.intro
+    per_exp = dict(section.tables)["Cells recomputed, per experiment"].set_index("experiment")
+    assert per_exp.loc["e1", "cells"] == 2 and per_exp.loc["e1", "recorded_job_seconds"] == "30"
+    assert per_exp.loc["e6", "recomputed_kernels"] == (
+        "torch AVX512; flags avx2 amx_bf16; OpenBLAS Haswell; OPENBLAS_CORETYPE=Haswell")
+    assert list(dict(section.tables)["Claims that moved"]["id"]) == ["E6.b"]

@@ -58,6 +58,7 @@ EVIDENCE_ARGS = "".join(f" --{name.replace('_', '-')} {{input.{name}}}" for name
 
 # The published study of the verdicts across machines (report/machine/, in git)
 MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/study.json"]
+MACHINE_STUDY_TABLES = ["report/machine/cells.csv", "report/machine/tables.csv"]
 
 # Paper tables with a figure; each has its caption in workflow/report/figure_<table>.rst.
 FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6-training"]
@@ -124,6 +125,7 @@ rule render_report:
         templates=["report/templates/report.md.j2", "report/templates/report.html.j2"],
         paper_config="config.yaml",
         schema="src/entropic_bound/config.schema.yaml",
+        machine=[f for f in [*MACHINE_STUDY, *MACHINE_STUDY_TABLES] if os.path.exists(f)],
         captions=expand("workflow/report/figure_{table}.rst", table=FIGURES),
         code=lib("render-report"),
     output:
@@ -151,7 +153,7 @@ rule render_report:
         " --tables {input.tables} {input.audit}"
         " --claims {input.claims} --templates report/templates --markdown {output.markdown}"
         " --html {output.html} --paper-config {input.paper_config} --schema {input.schema}"
-        " --captions workflow/report"
+        " --captions workflow/report --machine-study report/machine"
         " > {log} 2>&1"
 
 

@@ -105,7 +105,13 @@ def compare(a: argparse.Namespace, cells, work) -> None:
     study = {p.stem: read_parquet(p) for p in (work / "results/tables").glob("*.parquet")}
     out_dir = Path(a.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    here = machine()
+    import torch
+
+    study_env = dict(item.split("=", 1) for item in a.env)
+    here = machine()  # this process's; its jobs ran with the study's kernel variables
+    here["kernel_env"] = study_env
+    here["aten_cpu_capability"] = study_env.get(
+        "ATEN_CPU_CAPABILITY", torch.backends.cpu.get_cpu_capability()).upper()
     cells.assign(recomputed_on=here["cpu_model"]).to_csv(out_dir / "cells.csv", index=False)
     table_moves(published, study).to_csv(out_dir / "tables.csv", index=False)
     claims = verdict_moves(pd.read_csv(Path(a.published) / "claims.csv"),
@@ -116,9 +122,11 @@ def compare(a: argparse.Namespace, cells, work) -> None:
     write_text(out_dir / "study.json", json.dumps({
         "experiments": a.experiments, "cells": len(cells),
         "entries_cpu": sorted(cells["cpu"].dropna().unique().tolist()),
-        "recomputed_on": here, "kernel_env": dict(item.split("=", 1) for item in a.env),
+        "entries_kernels": sorted(cells["kernels"].dropna().unique().tolist()),
+        "recomputed_on": here, "kernel_env": study_env,
         "software": software(), "python": platform.python_version(),
-        "command": " ".join(["entropic-bound machine-study", *sys.argv[2:]]),
+        "command": " ".join(["entropic-bound machine-study",
+                             *(arg for arg in sys.argv[2:] if arg != "--compare-only")]),
         "verdicts_moved": int(claims["moved"].sum())}, indent=1) + "\n")
     log.info("machine study: %d cells recomputed; %d of %d verdicts moved; results in %s",
              len(cells), int(claims["moved"].sum()), len(claims), out_dir)

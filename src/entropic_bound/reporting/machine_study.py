@@ -48,10 +48,23 @@ def training_cells(store_dir: str | Path) -> pd.DataFrame:
         cell = next((m for a in argv if (m := CELL.search(a))), None)
         if cell is None or argv[1] not in {c for c, _ in GROUPS.values()}:
             continue
+        machine = r.get("machine") or {}
         rows.append({"key": key, "experiment": cell.group(1), "cell": cell.group(2),
                      "seed": int(cell.group(3)), "seconds": float(r.get("s", 0.0)),
-                     "cpu": (r.get("machine") or {}).get("cpu_model")})
+                     "cpu": machine.get("cpu_model"), "kernels": kernel_text(machine)})
     return pd.DataFrame(rows).sort_values(["experiment", "cell", "seed"], ignore_index=True)
+
+
+def kernel_text(machine: dict) -> str:
+    """A record's kernel class in words (what the audit's kernel class compares): torch's CPU
+    capability, the kernel flags, OpenBLAS's kernel class where recorded, the kernel
+    variables set."""
+    parts = [f"torch {machine.get('aten_cpu_capability') or '-'}",
+             "flags " + " ".join(machine.get("cpu_flags") or ["-"])]
+    if machine.get("openblas_core"):
+        parts.append(f"OpenBLAS {machine['openblas_core']}")
+    parts += [f"{k}={v}" for k, v in sorted((machine.get("kernel_env") or {}).items())]
+    return "; ".join(parts)
 
 
 def choose(cells: pd.DataFrame, experiments: list[str]) -> pd.DataFrame:
@@ -170,3 +183,52 @@ def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
         return f"holds ({where})" + readings(row["id"])
 
     return claims.apply(one, axis=1)
+
+
+def study_section(folder: str | Path):
+    """The report's section on a published study (``cells.csv``, ``tables.csv``,
+    ``claims.csv``, ``study.json`` in ``folder``), or None where there is none: the cells
+    recomputed per experiment and the kernel classes they ran on against the entries', the
+    largest move per table against its seed spread, and the verdicts that moved."""
+    from entropic_bound.reporting.sections import Section, fmt
+
+    folder = Path(folder)
+    if not (folder / "study.json").is_file():
+        return None
+    record = json.loads((folder / "study.json").read_text())
+    cells = pd.read_csv(folder / "cells.csv")
+    here = record["recomputed_on"]
+    per_exp = cells.groupby("experiment").agg(
+        cells=("key", "size"), recorded_job_seconds=("seconds", "sum"),
+        entries_cpu=("cpu", lambda c: ", ".join(sorted(set(c.dropna()))))).reset_index()
+    per_exp["entries_kernels"] = cells.groupby("experiment")["kernels"].agg(
+        lambda k: " | ".join(sorted(set(k.dropna())))).to_numpy() if "kernels" in cells \
+        else ""
+    per_exp["recomputed_on"] = here["cpu_model"]
+    per_exp["recomputed_kernels"] = kernel_text(here)
+    claims = pd.read_csv(folder / "claims.csv")
+    moved = claims[claims["moved"]]
+    # an empty CSV column reads as float NaN; studies before readings were compared lack it
+    readings = claims.get("readings_moved", pd.Series("", index=claims.index)).astype(object)
+    readings = readings.where(readings.notna(), "")
+    tables = pd.read_csv(folder / "tables.csv")
+    env = record.get("kernel_env") or {}
+    intro = (f"The audit run wide (`{record['command']}`, docs/results.md): {record['cells']} "
+             f"training cells of {', '.join(e.upper() for e in record['experiments'])} "
+             f"recomputed on {here['cpu_model']}"
+             + (f" with {', '.join(f'{k}={v}' for k, v in env.items())}" if env else "")
+             + f" (the entries': {', '.join(record['entries_cpu'])}), every measure, table and "
+             "claim below them rerun, and compared with this snapshot. The largest move of "
+             "each table is relative to its published value, and, where the table gives a seed "
+             "standard deviation beside a mean, in units of it. Verdicts moved: "
+             f"{len(moved)} of {len(claims)}"
+             + (f" ({', '.join(moved['id'])})" if len(moved) else "")
+             + "; readings whose verdict moved: "
+             + (f"{int((readings != '').sum())}" if "readings" in claims else "not compared")
+             + ".")
+    shown = [("Cells recomputed, per experiment", fmt(per_exp)),
+             ("Largest move per table", fmt(tables))]
+    if len(moved) or (readings != "").any():
+        shown.append(("Claims that moved", claims[claims["moved"] | (readings != "")]))
+    return Section("machine", "Across machines — the verdicts recomputed on another CPU",
+                   intro, shown, own_anchor="machine")

@@ -89,16 +89,24 @@ def run_info(benchmarks: str | Path = "results/benchmarks",
 
 def render_report(table_paths: list[str], claims_path: str, templates: str, markdown_out: str,
                   html_out: str, params: dict, paper_config: str | None = None,
-                  schema: str | None = None, captions: str | None = None) -> None:
+                  schema: str | None = None, captions: str | None = None,
+                  machine_study: str | None = None) -> None:
     """Render ``report.md.j2`` and ``report.html.j2`` from ``templates`` with one context;
     each section's figure is also written as ``<table>.png`` beside the HTML. Where the run's
     effective settings differ from ``paper_config`` (config.yaml with the ``schema``'s
     defaults), the report lists them at the top. Figure captions are the ones Snakemake's
-    ``report()`` shows, read from ``captions``/figure_<table>.rst (one text for both)."""
+    ``report()`` shows, read from ``captions``/figure_<table>.rst (one text for both). With
+    ``machine_study`` (a published study's folder), a section on it
+    (:func:`entropic_bound.reporting.machine_study.study_section`)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    from entropic_bound.reporting.machine_study import study_section
 
     tables = load_tables(table_paths)
     sections = [build(tables) for key, build in SECTIONS if key in tables]
+    study = study_section(machine_study) if machine_study else None
+    if study is not None:
+        sections.append(study)
     for sec in sections:
         if sec.figure:
             sec.figure_file = f"{sec.anchor}.png"
