@@ -152,3 +152,39 @@ def test_the_reports_section_gives_cells_kernels_table_moves_and_moved_verdicts(
     assert per_exp.loc["e6", "recomputed_kernels"] == (
         "torch AVX512; flags avx2 amx_bf16; OpenBLAS Haswell; OPENBLAS_CORETYPE=Haswell")
     assert list(dict(section.tables)["Claims that moved"]["id"]) == ["E6.b"]
+
+
+def test_each_recomputed_cell_is_compared_with_its_stored_entry_as_the_audit_does(tmp_path):
+    """A recomputed E5 cell whose factors moved by an invertible transform agrees (margin
+    about 0); one with a factor 5 % larger differs; a cell the study did not make says so."""
+    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.reporting.machine_study import entry_comparisons
+
+    rng = np.random.default_rng(0)
+    w = {"recovery_r3_WQ": rng.standard_normal((8, 3)),
+         "recovery_r3_WK": rng.standard_normal((8, 3)), "recovery_r3_V": np.eye(8)}
+    metrics = pd.DataFrame({"role": ["sweep"], "r": [3], "steps": [100], "loss": [0.3],
+                            "excess": [0.0], "excess_converged": [0.0], "spiked": [False],
+                            "noise_floor": [0.3]})
+    store_dir, work = tmp_path / "store", tmp_path / "work"
+    store_dir.mkdir()
+    g = rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    recomputed = {"a" * 64: {**w, "recovery_r3_WQ": w["recovery_r3_WQ"] @ g,
+                             "recovery_r3_WK": w["recovery_r3_WK"] @ np.linalg.inv(g).T},
+                  "b" * 64: {**w, "recovery_r3_WQ": w["recovery_r3_WQ"] * 1.05}}
+    for seed, (key, ours) in enumerate(recomputed.items()):
+        np.savez(store_dir / f"{key}_weights.npz", **w)
+        write_parquet(store_dir / f"{key}_metrics.parquet", metrics)
+        (store_dir / f"{key}_record.json").write_text("{}")
+        base = work / f"results/cells/e5/linear_qk/flat/r4/s{seed}"
+        base.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(f"{base}.npz", **ours)
+        write_parquet(f"{base}.metrics.parquet", metrics)
+    np.savez(store_dir / f"{'c' * 64}_weights.npz", **w)
+    cells = pd.DataFrame({"key": ["a" * 64, "b" * 64, "c" * 64], "experiment": ["e5"] * 3,
+                          "cell": ["linear_qk/flat/r4"] * 3, "seed": [0, 1, 2]})
+    found = entry_comparisons(cells, work, store_dir).set_index("key")
+    assert found.loc["a" * 64, "margin"] < 1e-6
+    assert found.loc["b" * 64, "margin"] > 1
+    assert found.loc["b" * 64, "where"] == "weights.npz:recovery_r3_WQWK^T"
+    assert found.loc["c" * 64, "where"] == "not recomputed"

@@ -97,7 +97,12 @@ def compare(a: argparse.Namespace, cells, work) -> None:
 
     from entropic_bound.plumbing.atomic import read_parquet, write_text
     from entropic_bound.plumbing.job_record import machine, software
-    from entropic_bound.reporting.machine_study import reading_moves, table_moves, verdict_moves
+    from entropic_bound.reporting.machine_study import (
+        entry_comparisons,
+        reading_moves,
+        table_moves,
+        verdict_moves,
+    )
 
     log = logging.getLogger("entropic_bound")
     published = {p.stem: pd.read_csv(p) for p in Path(a.published).glob("*.csv")
@@ -112,6 +117,7 @@ def compare(a: argparse.Namespace, cells, work) -> None:
     here["kernel_env"] = study_env
     here["aten_cpu_capability"] = study_env.get(
         "ATEN_CPU_CAPABILITY", torch.backends.cpu.get_cpu_capability()).upper()
+    cells = cells.merge(entry_comparisons(cells, work, a.store), on="key", how="left")
     cells.assign(recomputed_on=here["cpu_model"]).to_csv(out_dir / "cells.csv", index=False)
     table_moves(published, study).to_csv(out_dir / "tables.csv", index=False)
     claims = verdict_moves(pd.read_csv(Path(a.published) / "claims.csv"),
@@ -127,6 +133,7 @@ def compare(a: argparse.Namespace, cells, work) -> None:
         "software": software(), "python": platform.python_version(),
         "command": " ".join(["entropic-bound machine-study",
                              *(arg for arg in sys.argv[2:] if arg != "--compare-only")]),
+        "entries_agree": int((cells["margin"] <= 1).sum()),
         "verdicts_moved": int(claims["moved"].sum())}, indent=1) + "\n")
     log.info("machine study: %d cells recomputed; %d of %d verdicts moved; results in %s",
              len(cells), int(claims["moved"].sum()), len(claims), out_dir)

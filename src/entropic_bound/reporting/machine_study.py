@@ -83,6 +83,35 @@ def choose(cells: pd.DataFrame, experiments: list[str]) -> pd.DataFrame:
     return pd.concat(chosen, ignore_index=True)
 
 
+# a training entry's files (their suffix in the store) and the same output under results/
+ENTRY_OUTPUTS = {"_weights.npz": ".npz", "_metrics.parquet": ".metrics.parquet",
+                 "_trajectory.parquet": ".trajectory.parquet"}
+
+
+def entry_comparisons(cells: pd.DataFrame, work: str | Path,
+                      store_dir: str | Path) -> pd.DataFrame:
+    """Each recomputed cell (its outputs under ``work``'s ``results/cells/``) against its
+    stored entry by the audit's comparison of a training entry across kernel classes
+    (:func:`entropic_bound.plumbing.audit.compare_training`): ``margin`` (the largest
+    difference over its tolerance, <= 1 agrees), ``where`` and ``comparison``."""
+    from entropic_bound.plumbing.audit import compare_training
+
+    entries = store.entries(store_dir)
+    rows = []
+    for cell in cells.itertuples():
+        base = f"{work}/results/cells/{cell.experiment}/{cell.cell}/s{cell.seed}"
+        outputs = {base + ext: f for f in entries[cell.key]
+                   for suffix, ext in ENTRY_OUTPUTS.items() if f.name.endswith(suffix)}
+        if not all(Path(ours).exists() for ours in outputs):
+            rows.append({"key": cell.key, "margin": np.nan, "where": "not recomputed",
+                         "comparison": ""})
+            continue
+        judged = compare_training(GROUPS[cell.experiment][0], outputs, Path(store_dir))
+        rows.append({"key": cell.key, "margin": judged.margin, "where": judged.where,
+                     "comparison": judged.how})
+    return pd.DataFrame(rows, columns=["key", "margin", "where", "comparison"])
+
+
 def _numeric(old: pd.DataFrame, new: pd.DataFrame) -> list[str]:
     """Columns numeric in both (a CSV reads an empty text column as numbers)."""
     return [c for c in old.columns if old[c].dtype.kind in "fi"
@@ -204,6 +233,8 @@ def study_section(folder: str | Path):
     per_exp["entries_kernels"] = cells.groupby("experiment")["kernels"].agg(
         lambda k: " | ".join(sorted(set(k.dropna())))).to_numpy() if "kernels" in cells \
         else ""
+    if "margin" in cells:
+        per_exp["largest_audit_margin"] = cells.groupby("experiment")["margin"].max().to_numpy()
     per_exp["recomputed_on"] = here["cpu_model"]
     per_exp["recomputed_kernels"] = kernel_text(here)
     claims = pd.read_csv(folder / "claims.csv")
@@ -223,6 +254,10 @@ def study_section(folder: str | Path):
              "standard deviation beside a mean, in units of it. Verdicts moved: "
              f"{len(moved)} of {len(claims)}"
              + (f" ({', '.join(moved['id'])})" if len(moved) else "")
+             + ("; each cell against its stored entry by the audit's comparison (its largest "
+                "margin per experiment, <= 1 agrees): "
+                f"{int((cells['margin'] <= 1).sum())} of {len(cells)} agree"
+                if "margin" in cells else "")
              + "; readings whose verdict moved: "
              + (f"{int((readings != '').sum())}" if "readings" in claims else "not compared")
              + ".")
