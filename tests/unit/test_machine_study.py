@@ -30,9 +30,16 @@ def test_a_table_move_is_found_and_measured_against_the_seed_spread():
     moved = published["table1"].assign(mean=[10.0, 2.05])
     row = table_moves(published, {"table1": moved}).iloc[0]
     assert row["largest_relative_move"] == pytest.approx(0.025)
-    assert row["where"] == "mean, row 1"
+    assert row["where"] == "mean, row 1: 2 -> 2.05"
     assert row["largest_move_in_seed_sd"] == pytest.approx(0.5)
     assert not table_moves(published, {})["compared"].iloc[0]
+    longer = pd.concat([published["table1"]] * 2, ignore_index=True)
+    assert table_moves(published, {"table1": longer})["where"].iloc[0] == (
+        "2 rows published, 4 in the study")
+    # a count that moved from 0 moves infinitely far, relatively
+    counted = {"table2": pd.DataFrame({"n_spiked": [0, 0]})}
+    assert table_moves(counted, {"table2": pd.DataFrame({"n_spiked": [0, 1]})}).iloc[0][
+        "largest_relative_move"] == np.inf
 
 
 def test_a_verdict_that_moves_is_reported():
@@ -188,3 +195,12 @@ def test_each_recomputed_cell_is_compared_with_its_stored_entry_as_the_audit_doe
     assert found.loc["b" * 64, "margin"] > 1
     assert found.loc["b" * 64, "where"] == "weights.npz:recovery_r3_WQWK^T"
     assert found.loc["c" * 64, "where"] == "not recomputed"
+
+
+def test_a_mean_is_paired_with_its_seed_sd_under_each_naming():
+    from entropic_bound.reporting.machine_study import _mean_and_sd
+
+    assert _mean_and_sd(["quantity", "mean", "std", "excess_mean", "excess_std",
+                         "excess_at_r_star", "excess_at_r_star_std", "lonely_std"]) == [
+        ("mean", "std"), ("excess_mean", "excess_std"),
+        ("excess_at_r_star", "excess_at_r_star_std")]

@@ -118,35 +118,52 @@ def _numeric(old: pd.DataFrame, new: pd.DataFrame) -> list[str]:
             and pd.api.types.is_numeric_dtype(new[c]) and not pd.api.types.is_bool_dtype(new[c])]
 
 
+def _mean_and_sd(columns) -> list[tuple[str, str]]:
+    """(seed mean, its seed standard deviation) column pairs: ``mean``/``std``,
+    ``<x>_mean``/``<x>_std`` and ``<x>``/``<x>_std``."""
+    pairs = []
+    for std in [c for c in columns if c == "std" or c.endswith("_std")]:
+        base = std.removesuffix("std").removesuffix("_")
+        mean = next((m for m in (f"{base}_mean" if base else "mean", base) if m in columns), None)
+        if mean is not None:
+            pairs.append((mean, std))
+    return pairs
+
+
 def table_moves(published: dict[str, pd.DataFrame],
                 study: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per table: the largest move of a value, relative to its published value, and where;
+    """Per table: the largest move of a value, relative to its published value (infinite
+    where a published 0 moved, a count such as ``n_spiked``), and where, with both values;
     and, where the table gives a seed standard deviation beside a mean (``mean``/``std``,
-    ``<x>_mean``/``<x>_std``), the largest move of a mean in units of that spread."""
+    ``<x>_mean``/``<x>_std``), the largest move of a mean in units of that spread. A table
+    whose rows or columns differ (a trajectory whose cells stopped at other steps) is not
+    compared, and says why."""
     rows = []
     for name, old in sorted(published.items()):
         new = study.get(name)
         if new is None or new.shape != old.shape or list(new.columns) != list(old.columns):
-            rows.append({"table": name, "compared": False})
+            why = ("absent from the study" if new is None else
+                   f"{len(old)} rows published, {len(new)} in the study"
+                   if len(new) != len(old) else "other columns")
+            rows.append({"table": name, "compared": False, "where": why})
             continue
         largest, where = 0.0, ""
         for column in _numeric(old, new):
             a, b = new[column].to_numpy(float), old[column].to_numpy(float)
             with np.errstate(divide="ignore", invalid="ignore"):
                 rel = np.where(b != 0, np.abs(a - b) / np.abs(b), np.where(a != b, np.inf, 0))
-            rel = np.nan_to_num(rel, nan=0.0)
+            rel = np.nan_to_num(rel, nan=0.0, posinf=np.inf)
             if rel.size and rel.max() > largest:
-                largest, where = float(rel.max()), f"{column}, row {int(rel.argmax())}"
+                i = int(rel.argmax())
+                largest, where = float(rel.max()), f"{column}, row {i}: {b[i]:.4g} -> {a[i]:.4g}"
         spread_moves = []
-        for mean in [c for c in old.columns if c == "mean" or c.endswith("_mean")]:
-            std = "std" if mean == "mean" else mean.removesuffix("_mean") + "_std"
-            if std in old.columns:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    moved = np.abs(new[mean].to_numpy(float) - old[mean].to_numpy(float)) \
-                        / old[std].to_numpy(float)
-                moved = moved[np.isfinite(moved)]
-                if moved.size:
-                    spread_moves.append(float(moved.max()))
+        for mean, std in _mean_and_sd(old.columns):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                moved = np.abs(new[mean].to_numpy(float) - old[mean].to_numpy(float)) \
+                    / old[std].to_numpy(float)
+            moved = moved[np.isfinite(moved)]
+            if moved.size:
+                spread_moves.append(float(moved.max()))
         rows.append({"table": name, "compared": True, "largest_relative_move": largest,
                      "where": where, "largest_move_in_seed_sd":
                      max(spread_moves) if spread_moves else np.nan})
