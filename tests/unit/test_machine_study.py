@@ -57,7 +57,8 @@ def test_each_claim_gets_its_machine_firmness_from_the_published_study(tmp_path)
 
     from entropic_bound.reporting.machine_study import machine_firmness
 
-    claims = pd.DataFrame({"id": ["E1.a", "E5.b", "E3.c"], "experiment": ["E1", "E5", "E3"]})
+    claims = pd.DataFrame({"id": ["E1.a", "E5.b", "E3.c", "E4.d"],
+                           "experiment": ["E1", "E5", "E3", "E4"]})
     assert set(machine_firmness(claims, tmp_path)) == {"no machine study"}
     (tmp_path / "study.json").write_text(json.dumps({
         "experiments": ["e1", "e5"], "cells": 20, "kernel_env": {},
@@ -67,7 +68,8 @@ def test_each_claim_gets_its_machine_firmness_from_the_published_study(tmp_path)
     firmness = machine_firmness(claims, tmp_path)
     assert firmness[0].startswith("holds (20 cells of E1, E5 recomputed on Intel")
     assert firmness[1].startswith("MOVES to partly")
-    assert firmness[2].startswith("not studied")
+    assert firmness[2].startswith("not studied (its cells")
+    assert firmness[3].startswith("not studied: it reads no trained cell")
 
 
 def _ridge(binding: int, numpy_default: int) -> dict[str, pd.DataFrame]:

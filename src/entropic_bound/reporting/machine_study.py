@@ -219,6 +219,9 @@ def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
                 else "; so does each other reading")
 
     def one(row) -> str:
+        if row["experiment"].lower() not in GROUPS:
+            return ("not studied: it reads no trained cell (the study recomputes training; "
+                    "the audit compares its estimates elementwise)")
         if row["experiment"] not in studied:
             return "not studied (its cells were not recomputed on another machine)"
         if row["id"] not in moved.index:
