@@ -314,11 +314,17 @@ def test_two_runs_on_one_empty_store_at_once_lose_and_corrupt_nothing(quick_run,
     for work in works:  # the download cache is not a rule output: no refetch
         shutil.copytree(quick_run / "results/corpora/downloads",
                         work / "results/corpora/downloads")
-    runs = [subprocess.Popen([sys.executable, "-m", "snakemake", *QUICK, "--cores", "1",
-                              "--config", f"store={shared}"], cwd=work,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for work in works]
-    logs = [run.communicate(timeout=1800)[0] for run in runs]
+    # each run's output to a file: a pipe that is read only after the other run ends fills
+    # up, blocks its writer while that holds a key's lock, and the other run waits forever
+    written = [tmp_path / f"{work.name}.log" for work in works]
+    with open(written[0], "w") as out_a, open(written[1], "w") as out_b:
+        runs = [subprocess.Popen([sys.executable, "-m", "snakemake", *QUICK, "--cores", "1",
+                                  "--config", f"store={shared}"], cwd=work,
+                                 stdout=out, stderr=subprocess.STDOUT)
+                for work, out in zip(works, (out_a, out_b))]
+        for run in runs:
+            run.wait(timeout=1800)
+    logs = [path.read_text() for path in written]
     assert [run.returncode for run in runs] == [0, 0], [log[-3000:] for log in logs]
     entries = store.entries(shared)
     assert len(entries) == sum(STORED.values())
