@@ -42,8 +42,6 @@ import logging
 import os
 import random
 import re
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,6 +52,7 @@ import pandas as pd
 
 from entropic_bound.plumbing import job_record, store
 from entropic_bound.plumbing.atomic import open_npz, read_parquet
+from entropic_bound.plumbing.downstream import run_command
 from entropic_bound.plumbing.experiments import experiment_of_record
 from entropic_bound.plumbing.trained_comparison import (
     Comparison,
@@ -257,14 +256,10 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path,
         argv[i] = str(scratch / stored.name)
     recomputed = {record["argv"][i]: argv[i] for i, stored in outputs.items()
                   if not stored.name.endswith(RECORD_SUFFIX)}
-    proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *argv[1:]],
-                          cwd=workdir, capture_output=True, text=True,
-                          env=job_environment(record.get("machine") or {}))
-    if proc.returncode:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+    failure = run_command(argv[1:], workdir, job_environment(record.get("machine") or {}))
+    if failure:
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
-                       f"the command failed (exit {proc.returncode}): {tail}",
-                       recomputed=False), {}
+                       f"the command failed {failure}", recomputed=False), {}
     worst_abs = worst_rel = 0.0
     ok, where = True, ""
     identical = True

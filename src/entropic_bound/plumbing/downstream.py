@@ -68,9 +68,19 @@ def rerun(argv: list[str], substitute: dict[str, str], scratch: Path,
     command's last line when it fails."""
     scratch.mkdir(parents=True, exist_ok=True)
     args, made = rewritten(argv, substitute, scratch)
+    failure = run_command(args, workdir, env)
+    if failure:
+        raise RuntimeError(f"{' '.join(argv[:2])} failed {failure}")
+    return made
+
+
+def run_command(args: list[str], workdir: str | Path = ".",
+                env: dict[str, str] | None = None) -> str | None:
+    """Run ``entropic-bound <args>`` in this interpreter; None when it succeeds, else
+    ``(exit N): <its last line on stderr>``."""
     proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *args], cwd=workdir,
                           capture_output=True, text=True, env=env)
-    if proc.returncode:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        raise RuntimeError(f"{' '.join(argv[:2])} failed (exit {proc.returncode}): {tail}")
-    return made
+    if not proc.returncode:
+        return None
+    tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+    return f"(exit {proc.returncode}): {tail}"
