@@ -1,7 +1,10 @@
 # The Entropic Bound for Transformers: reproduction workflow (table of contents only).
+import sys
+import time
+
 from snakemake.utils import min_version
 
-min_version("9.27")
+min_version("9.0")
 
 
 configfile: "config.yaml"
@@ -18,6 +21,10 @@ include: "workflow/rules/corpora.smk"
 include: "workflow/rules/report.smk"
 
 
+# when this run began: the store's lines at its end count the jobs it ran (store/summary.py)
+RUN_STARTED = time.time()
+
+
 onstart:
     # One live run per working directory, held by the kernel while this process lives (a killed
     # run leaves nothing behind): `--unlock` beside a live run no longer starts a second one.
@@ -28,21 +35,21 @@ onstart:
 
 onsuccess:
     # Exit now, not one scheduler timespan (60 s) later: entropic_bound.plumbing.timers.
-    from entropic_bound.plumbing.store_cache import say_other_software
     from entropic_bound.plumbing.timers import cancel_pending_timers
+    from entropic_bound.store.summary import end_of_run
 
-    say_other_software(workflow)
+    print(*end_of_run(RUN_STARTED), sep="\n", file=sys.stderr)
     cancel_pending_timers()
 
 
 onerror:
     # A failed run must not leave the previous report posing as the current one.
-    from entropic_bound.plumbing.store_cache import say_other_software
     from entropic_bound.plumbing.timers import cancel_pending_timers
     from entropic_bound.reporting.report import mark_stale
+    from entropic_bound.store.summary import end_of_run
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
-    say_other_software(workflow)
+    print(*end_of_run(RUN_STARTED), sep="\n", file=sys.stderr)
     cancel_pending_timers()
 
 

@@ -10,7 +10,7 @@ to its end (zip CRC32), every corpus ``text.txt`` is hashed against its ``proven
 dataset file (``data/...npz``) must hold the dataset its path names (the spec stored inside it
 against the path's teacher, spectrum, r*, operator and seed: a copied file fails); and once the
 claims table exists, every table a claim reads must exist beside it. The store's entries are
-checked against their seals (:func:`entropic_bound.plumbing.store.check`); ``--remove`` sets a
+checked against their seals (:meth:`entropic_bound.store.layout.Store.check`); ``--remove`` sets a
 failing one aside to ``results/quarantine/store``, so the next run recomputes it. A file that
 vanishes while it is read (a run beside this one replacing it) is skipped, not an error.
 """
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,31 +92,24 @@ def missing_tables(root: Path) -> list[Path]:
             if not path.exists()]
 
 
-def linked_to(root: Path, key: str) -> list[Path]:
-    """The files under ``root`` that are links to store entry ``key``."""
-    return sorted(p for p in root.rglob("*")
-                  if p.is_symlink() and os.readlink(p).rsplit("/", 1)[-1].startswith(key))
-
-
-def verify_store(root: Path, store_dir: str | None, remove: bool) -> list[Path]:
-    """Check the store's sealed entries; with ``remove``, set the failing ones aside and
-    remove the links to them under ``root``. Returns those links (what to rebuild)."""
-    from entropic_bound.plumbing import store
+def verify_store(store_dir: str | None, remove: bool) -> list[str]:
+    """Check the store's sealed entries; with ``remove``, set the failing ones aside. Returns
+    the failing entries (a run recomputes them; results hold copies, which stay as they were)."""
+    from entropic_bound.store.layout import QUARANTINE, Store
 
     if store_dir is None or not Path(store_dir).is_dir():
         return []
-    problems = store.check(store_dir, store.QUARANTINE if remove else None)
-    links = []
+    store = Store(store_dir)
+    listing = store.listing()
+    for line in listing.unexpected:
+        log.error("store %s/%s", store_dir, line)
+    problems = store.check(QUARANTINE if remove else None)
     for problem in problems:
         log.error("store entry %s%s", problem.line(store_dir),
-                  f" (set aside to {store.QUARANTINE})" if remove else "")
-        for link in linked_to(root, problem.key):
-            links.append(link)
-            if remove:
-                link.unlink(missing_ok=True)
-    log.info("%d store entries checked in %s, %d failed", len(store.entries(store_dir))
-             + (len(problems) if remove else 0), store_dir, len(problems))
-    return links
+                  f" (set aside to {QUARANTINE})" if remove else "")
+    log.info("%d store entries checked in %s, %d failed", len(listing.seals), store_dir,
+             len(problems))
+    return [f"{store_dir}/{p.key}" for p in problems]
 
 
 def verify(root: str = "results", remove: bool = False,
@@ -129,13 +121,12 @@ def verify(root: str = "results", remove: bool = False,
 
     if remove:
         refuse_if_running(Path(root).resolve().parent)
-    entries = verify_store(Path(root), store_dir, remove)
+    entries = verify_store(store_dir, remove)
     found = []
     for path, reason in corrupt_files(Path(root)):
         found.append(path)
         log.error("%s", reason)
         if remove:
-            _set_aside_entry_of(path, store_dir)
             path.unlink(missing_ok=True)
             log.warning("removed %s; the next snakemake run rebuilds it", path)
     missing = missing_tables(Path(root))
@@ -143,21 +134,7 @@ def verify(root: str = "results", remove: bool = False,
         log.error("%s is missing (a claim reads it)", path)
     log.info("%d corrupt file(s) under %s%s, %d missing", len(found), root,
              " (removed)" if remove and found else "", len(missing))
-    if entries or found or missing:
+    if found or missing:
         log.info("rebuild them and what depends on them with your usual snakemake command plus: "
-                 "--forcerun %s", " ".join(map(str, [*entries, *found, *missing])))
-    return [*entries, *found, *missing]
-
-
-def _set_aside_entry_of(path: Path, store_dir: str | None) -> None:
-    """A corrupt file that is a link into the store: its entry goes too, or the next run
-    would fetch the same bytes again."""
-    from entropic_bound.plumbing import store
-
-    if store_dir is None or not path.is_symlink():
-        return
-    target = Path(os.readlink(path))
-    entry = store.ENTRY.match(target.name)
-    if entry and target.parent.resolve() == Path(store_dir).resolve():
-        store.set_aside(Path(store_dir), entry.group("key"), Path(store.QUARANTINE))
-        log.warning("set store entry %s aside to %s", entry.group("key")[:12], store.QUARANTINE)
+                 "--forcerun %s", " ".join(map(str, [*found, *missing])))
+    return [*map(Path, entries), *found, *missing]

@@ -102,3 +102,33 @@ def test_fetch_code_is_not_in_the_closure_of_anything_downstream_of_the_text():
 def test_an_unknown_command_is_an_error_naming_it():
     with pytest.raises(KeyError, match="no command 'train-everything'"):
         command_modules("train-everything")
+
+
+def test_no_two_modules_of_the_package_import_each_other_in_a_circle():
+    """Imports run one way (docs/design.md, "Module map"): a circle, direct or through other
+    modules, among the package's modules (a function's import counts) is a defect."""
+    from entropic_bound.plumbing.code_inputs import (
+        PACKAGE,
+        PACKAGE_NAME,
+        _module_tree,
+        _package_imports,
+    )
+
+    modules = sorted({".".join((PACKAGE_NAME, *p.relative_to(PACKAGE).with_suffix("").parts))
+                      .removesuffix(".__init__") for p in PACKAGE.rglob("*.py")})
+    graph = {m: {i for i in _package_imports(_module_tree(m), m) if i != m and i in modules
+                 and not m.startswith(i + ".")} for m in modules}
+    state: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> list[str] | None:
+        state[m] = 1
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                return [*path, m, n]
+            if n not in state and (found := visit(n, [*path, m])):
+                return found
+        state[m] = 2
+        return None
+
+    cycles = [c for m in modules if m not in state and (c := visit(m, []))]
+    assert cycles == []

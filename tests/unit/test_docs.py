@@ -150,17 +150,17 @@ def test_every_file_the_docs_name_exists_or_is_written_by_a_rule(page):
 def test_the_name_check_fails_on_a_stale_name(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("`claims.registry.parquet`, `reporting.report.md`, `claims.parquet`, "
-                    "`plumbing/store_keys.py`, `plumbing/store_hash.py`, `<key>.alias`\n")
+                    "`store/keys.py`, `plumbing/store_hash.py`, `<key>.alias`\n")
     assert unknown_names(page) == ["claims.registry.parquet", "reporting.report.md",
                                    "plumbing/store_hash.py"]
 
 
 def test_the_store_pages_say_how_the_key_is_made():
     """The store's own page and the quick profile describe the content key of
-    plumbing/store_keys.py, not the provenance hash it replaced."""
+    store/keys.py, not the provenance hash it replaced."""
     for page in (ROOT / "store/README.md", ROOT / "profiles/quick/config.yaml",
                  ROOT / "docs/running.md"):
         text = page.read_text()
-        assert "store_keys.py" in text or "store key" in text, page
+        assert "store/keys.py" in text or "store key" in text, page
         assert not re.search(r"(keyed|kept|found) by provenance|provenance hash of the job|"
                              r"when its provenance", text), page

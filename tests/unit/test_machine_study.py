@@ -55,7 +55,7 @@ def test_a_verdict_that_moves_is_reported():
 def test_each_claim_gets_its_machine_firmness_from_the_published_study(tmp_path):
     import json
 
-    from entropic_bound.reporting.machine_study import machine_firmness
+    from entropic_bound.claims.machine_firmness import machine_firmness
 
     claims = pd.DataFrame({"id": ["E1.a", "E5.b", "E3.c", "E4.d"],
                            "experiment": ["E1", "E5", "E3", "E4"]})
@@ -82,7 +82,8 @@ def _ridge(binding: int, numpy_default: int) -> dict[str, pd.DataFrame]:
 def test_a_reading_that_moves_across_machines_is_reported(tmp_path):
     import json
 
-    from entropic_bound.reporting.machine_study import machine_firmness, reading_moves
+    from entropic_bound.claims.machine_firmness import machine_firmness
+    from entropic_bound.reporting.machine_study import reading_moves
 
     same = reading_moves(_ridge(0, 6), _ridge(0, 6)).set_index("id").loc["E6.ridge_full_rank"]
     assert same["readings"] == 1 and same["readings_moved"] == ""
@@ -175,27 +176,28 @@ def test_each_recomputed_cell_is_compared_with_its_stored_entry_as_the_audit_doe
     metrics = pd.DataFrame({"role": ["sweep"], "r": [3], "steps": [100], "loss": [0.3],
                             "excess": [0.0], "excess_converged": [0.0], "spiked": [False],
                             "noise_floor": [0.3]})
-    store_dir, work = tmp_path / "store", tmp_path / "work"
-    store_dir.mkdir()
+    # the checkout's run's outputs of each cell (copies of its entry) and the study's
+    results, work = tmp_path / "results", tmp_path / "work"
     g = rng.standard_normal((3, 3)) + 3 * np.eye(3)
     recomputed = {"a" * 64: {**w, "recovery_r3_WQ": w["recovery_r3_WQ"] @ g,
                              "recovery_r3_WK": w["recovery_r3_WK"] @ np.linalg.inv(g).T},
                   "b" * 64: {**w, "recovery_r3_WQ": w["recovery_r3_WQ"] * 1.05}}
-    for seed, (key, ours) in enumerate(recomputed.items()):
-        np.savez(store_dir / f"{key}_weights.npz", **w)
-        write_parquet(store_dir / f"{key}_metrics.parquet", metrics)
-        (store_dir / f"{key}_record.json").write_text("{}")
+    for seed, ours in enumerate(recomputed.values()):
+        stored = results / f"cells/e5/linear_qk/flat/r4/s{seed}"
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(f"{stored}.npz", **w)
+        write_parquet(f"{stored}.metrics.parquet", metrics)
         base = work / f"results/cells/e5/linear_qk/flat/r4/s{seed}"
         base.parent.mkdir(parents=True, exist_ok=True)
         np.savez(f"{base}.npz", **ours)
         write_parquet(f"{base}.metrics.parquet", metrics)
-    np.savez(store_dir / f"{'c' * 64}_weights.npz", **w)
+    np.savez(results / "cells/e5/linear_qk/flat/r4/s2.npz", **w)
     cells = pd.DataFrame({"key": ["a" * 64, "b" * 64, "c" * 64], "experiment": ["e5"] * 3,
                           "cell": ["linear_qk/flat/r4"] * 3, "seed": [0, 1, 2]})
-    found = entry_comparisons(cells, work, store_dir).set_index("key")
+    found = entry_comparisons(cells, work, results).set_index("key")
     assert found.loc["a" * 64, "margin"] < 1e-6
     assert found.loc["b" * 64, "margin"] > 1
-    assert found.loc["b" * 64, "where"] == "weights.npz:recovery_r3_WQWK^T"
+    assert found.loc["b" * 64, "where"] == "s1.npz:recovery_r3_WQWK^T"
     assert found.loc["c" * 64, "where"] == "not recomputed"
 
 
@@ -206,3 +208,10 @@ def test_a_mean_is_paired_with_its_seed_sd_under_each_naming():
                          "excess_at_r_star", "excess_at_r_star_std", "lonely_std"]) == [
         ("mean", "std"), ("excess_mean", "excess_std"),
         ("excess_at_r_star", "excess_at_r_star_std")]
+
+
+def test_the_studied_groups_are_the_experiments_that_train():
+    from entropic_bound.plumbing.experiments import TRAINED_EXPERIMENTS
+    from entropic_bound.reporting.machine_study import GROUPS
+
+    assert sorted(GROUPS) == sorted(TRAINED_EXPERIMENTS)

@@ -10,7 +10,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from entropic_bound.plumbing import store_dag
 from entropic_bound.plumbing.atomic import write_parquet
 from entropic_bound.plumbing.settings import effective_config
 from entropic_bound.reporting.costs import LOG_STAMP
@@ -27,6 +26,7 @@ from entropic_bound.reporting.snapshot import (
     write_block,
     write_snapshot,
 )
+from entropic_bound.store import plan as store_plan_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG, SCHEMA = "config.yaml", "src/entropic_bound/config.schema.yaml"
@@ -318,6 +318,6 @@ def test_the_paper_snapshot_is_wholly_in_the_store():
     stamp_path = ROOT / "report/paper/stamp.json"
     if not stamp_path.exists() or "stored_jobs" not in json.loads(stamp_path.read_text()):
         pytest.skip("report/paper was not published from the store")
-    plan = store_dag.store_plan(["--forceall"], ROOT)
+    plan = store_plan_of.store_plan(["--forceall"], ROOT)
     computed = {rule: counts["computed"] for rule, counts in plan.items() if counts["computed"]}
     assert plan and computed == {}, f"jobs the store lacks, per rule: {computed}"

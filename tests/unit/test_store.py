@@ -1,107 +1,16 @@
-"""The store's own checks (entropic_bound.plumbing.store): seals, set-aside, unused entries;
-the job record; the audit's comparison. The store through Snakemake: tests/workflow."""
+"""The job record, the audit's comparison and draw, verify, the command modules. The store's
+files: test_store_layout.py; a job through the store: test_store_job.py; the store through
+Snakemake: tests/workflow."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import stat
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from entropic_bound.plumbing import audit, job_record, store
-
-KEY_A, KEY_B = "a" * 64, "b" * 64
-
-
-@pytest.fixture()
-def filled(tmp_path):
-    root = tmp_path / "store"
-    root.mkdir()
-    (root / f"{KEY_A}_weights.npz").write_bytes(b"weights of a")
-    (root / f"{KEY_A}_record.json").write_text("{}")
-    (root / f"{KEY_B}.parquet").write_bytes(b"measures of b")
-    for path in root.iterdir():
-        os.chmod(path, 0o666)  # as Snakemake's store writes them
-    return root
-
-
-def test_seal_lists_each_files_sha256_and_makes_files_0644(filled):
-    assert sorted(store.seal(filled)) == [KEY_A, KEY_B]
-    listed = store.read_seal(filled / f"{KEY_A}.sha256")
-    assert listed == {f"{KEY_A}_record.json": hashlib.sha256(b"{}").hexdigest(),
-                      f"{KEY_A}_weights.npz": hashlib.sha256(b"weights of a").hexdigest()}
-    assert all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in filled.iterdir())
-    assert store.seal(filled) == []  # sealed entries are left as they are
-
-
-def test_unsealed_files_are_no_entry_but_leftovers_and_aliases_resolve(filled):
-    """An entry exists once sealed (an interrupted writer's files are leftovers no run reads);
-    an alias serves a key by an entry of another name, and dangles once that entry is gone."""
-    store.seal_entry(filled, KEY_A)
-    assert store.resolve(filled, KEY_A) == KEY_A and store.resolve(filled, KEY_B) is None
-    assert {p.name for p in store.leftovers(filled)} == {f"{KEY_B}.parquet"}
-    new = "d" * 64
-    store.write_alias(filled, new, KEY_A)
-    assert store.resolve(filled, new) == KEY_A and store.aliases(filled) == {new: KEY_A}
-    assert store.unused(filled, [new]) == [KEY_B]  # the alias keeps its entry in use
-    assert store.unused(filled, [KEY_A]) == [KEY_B, f"{new}.alias"]
-    store.prune(filled, [KEY_A])
-    assert store.resolve(filled, new) is None
-    assert store.leftovers(filled) == [] and store.aliases(filled) == {}
-
-
-def test_a_realisation_is_written_once_and_read_back(tmp_path):
-    store.write_realisation(tmp_path, KEY_A, {"0": "x" * 64})
-    store.write_realisation(tmp_path, KEY_A, {"0": "y" * 64})  # the first one predicts
-    assert store.read_realisation(tmp_path, KEY_A) == {"0": "x" * 64}
-    assert store.read_realisation(tmp_path, KEY_B) == {}
-
-
-def test_check_passes_intact_entries(filled):
-    store.seal(filled)
-    assert store.check(filled) == []
-
-
-def test_a_flipped_byte_fails_the_check_and_the_entry_is_set_aside_whole(filled, tmp_path):
-    store.seal(filled)
-    path = filled / f"{KEY_A}_weights.npz"
-    raw = bytearray(path.read_bytes())
-    raw[3] ^= 0x01
-    path.write_bytes(bytes(raw))
-    quarantine = tmp_path / "quarantine"
-    problems = store.check(filled, quarantine)
-    assert [p.key for p in problems] == [KEY_A]
-    assert "weights.npz has sha256" in problems[0].reason
-    assert not list(filled.glob(f"{KEY_A}*"))  # its files and its seal left the store
-    assert sorted(p.name for p in quarantine.iterdir()) == sorted(
-        [f"{KEY_A}_weights.npz", f"{KEY_A}_record.json", f"{KEY_A}.sha256"])
-    assert store.check(filled) == []  # the other entry is untouched
-
-
-def test_a_truncated_or_missing_file_fails_the_check(filled):
-    store.seal(filled)
-    (filled / f"{KEY_B}.parquet").write_bytes(b"meas")
-    (filled / f"{KEY_A}_record.json").unlink()
-    reasons = {p.key: p.reason for p in store.check(filled)}
-    assert reasons[KEY_A] == f"{KEY_A}_record.json is missing"
-    assert reasons[KEY_B].startswith(f"{KEY_B}.parquet has sha256")
-
-
-def test_unused_entries_and_leftovers_are_listed_and_pruned(filled):
-    store.seal(filled)
-    (filled / "tmpabc123").mkdir()
-    (filled / "tmpabc123" / "half").write_bytes(b"x" * 10)
-    (filled / f"{'c' * 64}.sha256").write_text("")  # a seal whose entry is gone
-    (filled / f"{'e' * 64}_weights.npz").write_bytes(b"half")  # an interrupted writer's
-    assert store.unused(filled, [KEY_A, "e" * 64]) == [KEY_B]
-    assert {p.name for p in store.leftovers(filled)} == {"tmpabc123", f"{'c' * 64}.sha256",
-                                                         f"{'e' * 64}_weights.npz"}
-    freed = store.prune(filled, [KEY_B])
-    assert freed > len(b"measures of b")
-    assert sorted(store.entries(filled)) == [KEY_A] and store.leftovers(filled) == []
+from entropic_bound.plumbing import audit, job_record
 
 
 def test_the_job_record_has_the_benchmark_fields_the_machine_and_the_argv(tmp_path):
@@ -187,22 +96,6 @@ def test_verify_remove_refuses_while_a_run_holds_the_directory(tmp_path, monkeyp
     assert verify.verify("results", remove=False, store_dir=None) == []  # reading is fine
 
 
-def test_links_to_entries_that_are_gone_are_found(filled, tmp_path):
-    """After an entry is set aside or pruned, its results/ link dangles: Snakemake cannot stat
-    it ("Unable to obtain modification time"), so the workflow removes such links first."""
-    store.seal(filled)
-    results = tmp_path / "results"
-    (results / "cells").mkdir(parents=True)
-    kept = results / "cells/a.npz"
-    kept.symlink_to(filled / f"{KEY_A}_weights.npz")
-    gone = results / "cells/b.parquet"
-    gone.symlink_to(filled / f"{KEY_B}.parquet")
-    (results / "cells/elsewhere").symlink_to(tmp_path / "not-the-store")
-    assert store.dangling_links(results, filled) == []
-    store.prune(filled, [KEY_B])
-    assert store.dangling_links(results, filled) == [gone]  # not a link that points elsewhere
-
-
 def test_the_audits_kernel_class_and_integer_ranks(tmp_path):
     """Exact comparison only within a kernel class (CPU flags, torch capability, the variables
     that choose numpy's and OpenBLAS's kernels); across classes a threshold rank may move by
@@ -224,37 +117,33 @@ def test_the_audits_kernel_class_and_integer_ranks(tmp_path):
     assert not audit.compare(tmp_path / "c.parquet", tmp_path / "a.parquet")[3]
 
 
-def test_the_audit_draws_entries_of_this_run_per_experiment_and_never_a_download(
-        tmp_path, monkeypatch):
-    """Per experiment (read from the job's record path), ``count`` entries of each; entries
-    whose outputs no results/ link names (another run's) and corpus downloads are not drawn;
-    the draw is fixed by its seed."""
-    monkeypatch.chdir(tmp_path)
-    root = tmp_path / "store"
-    root.mkdir()
-    jobs = {  # key: (command, record path, linked under results/)
-        "1" * 64: ("train-lm", "results/benchmarks/train_lm_cells/json/d64/s0.json", True),
-        "2" * 64: ("train-lm", "results/benchmarks/train_lm_cells/json/d64/s1.json", True),
-        "3" * 64: ("fetch-corpus", "results/benchmarks/fetch_corpus/json.json", True),
-        "4" * 64: ("train-grid", "results/benchmarks/train_grid_cells/e3/linear_qk/sharp/r1/"
-                                 "s0.json", True),
-        "5" * 64: ("train-grid", "results/benchmarks/train_grid_cells/e5/linear_qk/flat/r4/"
-                                 "s0.json", True),
-        "6" * 64: ("estimate-e4", "results/benchmarks/estimate_e4_data/e4_size/linear_qk/"
-                                  "sharp/r1/s0.json", True),
-        "7" * 64: ("train-fixed", "results/benchmarks/train_fixed_cells/e1/independent/"
-                                  "s0.json", False),
+def note(rule: str, command: str, out: str, record: dict | None = None,
+         tmp: Path | None = None) -> dict:
+    """A note of this run's job (entropic_bound.store.notes) whose record output holds
+    ``record``."""
+    outputs = {"out": out}
+    if record is not None and tmp is not None:
+        path = tmp / f"{abs(hash(out))}.json"
+        path.write_text(json.dumps(record))
+        outputs["record"] = str(path)
+    return {"rule": rule, "keep": "entry", "argv": ["entropic-bound", command, "--out", out],
+            "inputs": {}, "outputs": outputs}
+
+
+def test_the_audit_draws_entries_of_this_run_per_experiment_and_never_a_download():
+    """Per experiment (from the job's rule and outputs), ``count`` entries of each; corpus
+    downloads are not drawn; the draw is fixed by its seed."""
+    candidates = {
+        "1" * 64: note("train_lm_cells", "train-lm", "results/cells/e6/json/d64/s0.npz"),
+        "2" * 64: note("train_lm_cells", "train-lm", "results/cells/e6/json/d64/s1.npz"),
+        "3" * 64: note("fetch_corpus", "fetch-corpus", "results/corpora/json/text.txt"),
+        "4" * 64: note("train_grid_cells", "train-grid",
+                       "results/cells/e3/linear_qk/sharp/r1/s0.npz"),
+        "5" * 64: note("train_grid_cells", "train-grid",
+                       "results/cells/e5/linear_qk/flat/r4/s0.npz"),
+        "6" * 64: note("estimate_e4_data", "estimate-e4",
+                       "results/estimates/e4_size/linear_qk/sharp/r1/s0.parquet"),
     }
-    for key, (command, record, linked) in jobs.items():
-        out = root / f"{key}_out.parquet"
-        out.write_bytes(b"x")
-        link = tmp_path / "results/cells" / f"{key[:4]}.parquet"
-        argv = ["entropic-bound", command, "--record", record, "--out", str(link)]
-        (root / f"{key}_record.json").write_text(json.dumps({"argv": argv}))
-        if linked:
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(out)
-    candidates = store.entries(root)
     experiment = {"1": "e6", "2": "e6", "4": "e3", "5": "e5", "6": "e4"}
     once, _ = audit.draw(candidates, 1, seed=3, per_experiment=True)
     assert sorted(experiment[k[0]] for k in once) == ["e3", "e4", "e5", "e6"]
@@ -272,10 +161,9 @@ def test_an_audit_with_nothing_to_draw_is_one_line_or_an_empty_table(tmp_path):
 
     import pandas as pd
 
-    (tmp_path / "store").mkdir()
-    cmd = [sys.executable, "-m", "entropic_bound.cli", "audit", "1", "--store", "store"]
+    cmd = [sys.executable, "-m", "entropic_bound.cli", "audit", "1"]
     alone = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
-    assert alone.returncode == 1 and "no entry of this run" in alone.stderr.splitlines()[-1]
+    assert alone.returncode == 1 and "no stored job of this run" in alone.stderr.splitlines()[-1]
     assert "Traceback" not in alone.stderr
     out = tmp_path / "audit.parquet"
     workflow = subprocess.run([*cmd, "--exit-zero", "--out", str(out)], cwd=tmp_path,
@@ -285,30 +173,21 @@ def test_an_audit_with_nothing_to_draw_is_one_line_or_an_empty_table(tmp_path):
     assert table.empty and {"key", "ok", "recomputed", "seed"} <= set(table.columns)
 
 
-def test_the_audit_draws_within_its_budget_cheapest_experiments_first(tmp_path, monkeypatch):
+def test_the_audit_draws_within_its_budget_cheapest_experiments_first(tmp_path):
     """Entries of three experiments with recorded costs: within 100 s the two cheap
     experiments are drawn and the one whose every entry costs more than what is left is left
     out; with no budget each experiment gives one; an unaffordable budget leaves all out."""
-    monkeypatch.chdir(tmp_path)
     costs = {"e1": [5.0, 8.0], "e3": [40.0, 90.0], "e6": [700.0, 900.0]}
     candidates = {}
     for exp, seconds in costs.items():
         for i, s in enumerate(seconds):
-            key = f"{exp}{i}".ljust(64, "0")
-            out = tmp_path / "results" / f"{exp}_{i}.parquet"
-            out.parent.mkdir(exist_ok=True)
-            entry = tmp_path / f"{key}_measures.parquet"
-            entry.write_bytes(b"x")
-            out.symlink_to(entry)
-            record = tmp_path / f"{key}_record.json"
-            record.write_text(json.dumps({"s": s, "argv": [
-                "entropic-bound", "measure-grid", "--record",
-                f"results/benchmarks/measure_grid_cells/{exp}/x.json", "--out", str(out)]}))
-            candidates[key] = [entry, record]
+            candidates[f"{exp}{i}".ljust(64, "0")] = note(
+                "measure_grid_cells", "measure-grid", f"results/measures/{exp}/{i}.parquet",
+                {"s": s}, tmp_path)
     chosen, left_out = audit.draw(candidates, 1, seed=3, per_experiment=True,
                                   budget_seconds=100)
     assert [k[:2] for k in chosen] == ["e1", "e3"] and left_out == ["e6"]
-    assert sum(json.loads(candidates[k][1].read_text())["s"] for k in chosen) <= 100
+    assert sum(audit._record(candidates[k])["s"] for k in chosen) <= 100
     chosen, left_out = audit.draw(candidates, 1, seed=3, per_experiment=True)
     assert sorted(k[:2] for k in chosen) == ["e1", "e3", "e6"] and left_out == []
     assert audit.draw(candidates, 1, seed=3, per_experiment=True, budget_seconds=1)[1] == [

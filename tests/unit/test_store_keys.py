@@ -1,10 +1,10 @@
-"""The store key (entropic_bound.plumbing.store_keys): what changes it and what does not."""
+"""The store key (entropic_bound.store.keys): what changes it and what does not."""
 
 from __future__ import annotations
 
 import pytest
 
-from entropic_bound.plumbing.store_keys import file_digest, python_digest, store_key
+from entropic_bound.store.keys import file_digest, python_digest, store_key
 
 MODULE = '''"""A module."""
 

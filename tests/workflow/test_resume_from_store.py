@@ -22,7 +22,9 @@ import pandas as pd
 import pytest
 from conftest import QUICK, copy_workflow, snakemake
 
-from entropic_bound.plumbing import store, store_dag
+from entropic_bound.store import plan as store_plans
+from entropic_bound.store.layout import Store
+from entropic_bound.store.maintenance import seal as seal_store
 
 # the rules whose jobs the store holds (cache: True), and how many jobs each has in the quick DAG
 STORED = {"train_grid_cells": 8 + 3, "measure_grid_cells": 8 + 3,  # E3 2x2x2, E5 3 spectra
@@ -36,7 +38,20 @@ STORED = {"train_grid_cells": 8 + 3, "measure_grid_cells": 8 + 3,  # E3 2x2x2, E
 def store_plan(workdir, *args: str) -> dict[str, Counter]:
     """Per stored rule, how many of its planned jobs a dry run would fetch from the store and
     how many it would compute."""
-    return store_dag.store_plan([*QUICK, *args], workdir)
+    return store_plans.store_plan([*QUICK, *args], workdir)
+
+
+def entries(root) -> dict[str, list[Path]]:
+    """Sealed entry -> its files (seal excluded)."""
+    listing = Store(root).listing()
+    return {key: [Path(root) / f"{key}{suffix}" for suffix in suffixes]
+            for key, suffixes in listing.files.items() if key in listing.seals}
+
+
+def seal_entry(root, key: str) -> None:
+    """Seal entry ``key`` again from its files as they are now."""
+    (Path(root) / f"{key}.sha256").unlink(missing_ok=True)
+    seal_store(Store(root))
 
 
 def files_as_they_are(workdir) -> dict[str, tuple]:
@@ -66,26 +81,26 @@ def clone_with_store(quick_run, tmp_path_factory):
 
 
 def test_a_run_fills_the_store_with_one_sealed_entry_per_stored_job(quick_run):
-    entries = store.entries(quick_run / "results/store")
-    records = [json.loads(f.read_text()) for files in entries.values() for f in files
+    stored = entries(quick_run / "results/store")
+    records = [json.loads(f.read_text()) for files in stored.values() for f in files
                if f.name.endswith("_record.json")]
     commands = Counter(r["argv"][1] for r in records)
-    assert sum(STORED.values()) == len(entries) == len(records)
+    assert sum(STORED.values()) == len(stored) == len(records)
     assert commands["train-grid"] == STORED["train_grid_cells"]
     assert commands["train-lm"] == STORED["train_lm_cells"]
-    assert store.seal(quick_run / "results/store") == []  # the run sealed every entry
+    assert seal_store(Store(quick_run / "results/store")) == []  # the run sealed every entry
     # realisations of the tokenizer jobs alone: no key reads a teacher array's bytes
     realised = sorted((quick_run / "results/store/realisations").glob("*.json"))
     assert [sorted(json.loads(p.read_text())) for p in realised] == [["meta", "tokens"]] * 6
-    assert store.check(quick_run / "results/store") == []
+    assert Store(quick_run / "results/store").check() == []
     # no checkpoint file enters the store: the trajectory is measured during training, and
     # E6's kept weights are stored in half precision
-    assert not [f for files in entries.values() for f in files if "checkpoint" in f.name]
+    assert not [f for files in stored.values() for f in files if "checkpoint" in f.name]
     import numpy as np
 
     from entropic_bound.plumbing.atomic import open_npz
 
-    lm_weights = [f for files in entries.values() for f in files
+    lm_weights = [f for files in stored.values() for f in files
                   if f.name.endswith("_weights.npz") and any(
                       "train-lm" in g.read_text() for g in files if g.suffix == ".json")]
     assert len(lm_weights) == STORED["train_lm_cells"]
@@ -111,36 +126,43 @@ def test_a_fresh_clone_with_only_the_store_computes_no_stored_job(clone_with_sto
 def test_a_corrupt_entry_is_set_aside_and_recomputed(quick_run, tmp_path):
     work = copy_workflow(tmp_path / "w")
     shutil.copytree(quick_run / "results/store", work / "results/store")
-    entries = store.entries(work / "results/store")
-    key, files = next((k, fs) for k, fs in sorted(entries.items())
+    key, files = next((k, fs) for k, fs in sorted(entries(work / "results/store").items())
                       if any(f.name.endswith("_measures.parquet") for f in fs))
     target = next(f for f in files if f.name.endswith("_measures.parquet"))
     raw = bytearray(target.read_bytes())
     raw[len(raw) // 2] ^= 0x10
     target.write_bytes(bytes(raw))
     before = files_as_they_are(work)
-    out = snakemake(work, "-n", *QUICK)
-    # a dry run says what the run would set aside and plans the job as computed, and changes
-    # no file (Snakemake's own .snakemake/ bookkeeping aside)
-    assert f"store entry would be set aside to results/quarantine/store and recomputed: " \
-           f"results/store/{key}*" in out.stderr + out.stdout
+    # a plan of the run (a dry run) counts the job as computed, and changes no file
+    # (Snakemake's own .snakemake/ bookkeeping aside)
     plan = store_plan(work)
     computed = {rule: c["computed"] for rule, c in plan.items() if c["computed"]}
     assert computed in ({"measure_grid_cells": 1}, {"measure_fixed_cells": 1}), computed
     assert files_as_they_are(work) == before
     out = snakemake(work, *QUICK)
-    assert f"store entry set aside to results/quarantine/store and recomputed: " \
-           f"results/store/{key}*" in out.stderr + out.stdout
+    assert re.search(rf"store: entry \S+/results/store/{key} set aside to "
+                     r"results/quarantine/store and recomputed: \S+ has sha256",
+                     out.stderr + out.stdout), out.stderr[-2000:]
     assert (work / "results/quarantine/store" / target.name).exists()
-    assert store.check(work / "results/store") == []
+    assert Store(work / "results/store").check() == []
     ours, theirs = tables(work), tables(quick_run)
     for name in ours:  # recomputed on the same machine: the same numbers
         pd.testing.assert_frame_equal(ours[name], theirs[name], check_exact=True, obj=name)
 
 
+def refetch(workdir: Path, key: str) -> None:
+    """Fetch entry ``key`` again into the run in ``workdir``: the outputs of the job it served
+    (its note) removed and rebuilt, which fetches them."""
+    note = next(n for p in sorted((workdir / "results/jobs").glob("*.json"))
+                if (n := json.loads(p.read_text())).get("entry") == key)
+    for path in note["outputs"].values():
+        (workdir / path).unlink(missing_ok=True)
+    snakemake(workdir, *QUICK, *note["outputs"].values())
+
+
 def new_entries(root, before) -> list[dict]:
     """The records of the entries in store ``root`` that are not in ``before``."""
-    return [json.loads(f.read_text()) for key, files in store.entries(root).items()
+    return [json.loads(f.read_text()) for key, files in entries(root).items()
             if key not in before for f in files if f.name.endswith("_record.json")]
 
 
@@ -207,7 +229,7 @@ def test_store_rekeys_prices_an_edit_per_experiment(clone_with_store):
 
     clean = rekeys()
     assert clean["all"][3] == "0" and clean["0"][:2] == ["of", str(len(
-        store.entries(clone_with_store / "results/store")))]
+        entries(clone_with_store / "results/store")))]
     path = clone_with_store / "src/entropic_bound/training/lm.py"
     original = path.read_text()
     try:
@@ -228,27 +250,32 @@ def test_the_audit_recomputes_entries_and_fails_on_a_planted_wrong_one(clone_wit
 
     if not (clone_with_store / "results/tables/claims.parquet").exists():
         snakemake(clone_with_store, *QUICK)
-    audit = [sys.executable, "-m", "entropic_bound.cli", "audit", "--store", "results/store"]
+    audit = [sys.executable, "-m", "entropic_bound.cli", "audit"]
     ok = subprocess.run([*audit, "3", "--seed", "7"], cwd=clone_with_store,
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     assert "drawn with seed 7" in ok.stderr and ok.stderr.count("identical; margin 0,") == 3
     root = clone_with_store / "results/store"
-    key, files = next((k, fs) for k, fs in sorted(store.entries(root).items())
+    key, files = next((k, fs) for k, fs in sorted(entries(root).items())
                       if any(f.name.endswith("_measures.parquet") for f in fs))
     target = next(f for f in files if f.name.endswith("_measures.parquet"))
     frame = read_parquet(target)
     column = next(c for c in frame.columns if frame[c].dtype.kind == "f"
                   and np.isfinite(frame.loc[0, c]) and not c.endswith("seconds"))
     frame.loc[0, column] = frame.loc[0, column] * 1.001 + 1e-3
-    target.unlink()  # the link under results/ still points at this name
-    write_parquet(target, frame)
-    (root / f"{key}.sha256").unlink()
-    store.seal(root)
-    bad = subprocess.run([*audit, "1", "--keys", key[:12]], cwd=clone_with_store,
-                         capture_output=True, text=True)
+    original = target.read_bytes()
+    try:
+        write_parquet(target, frame)
+        seal_entry(root, key)
+        refetch(clone_with_store, key)  # this run now holds the planted entry
+        bad = subprocess.run([*audit, "1", "--keys", key[:12]], cwd=clone_with_store,
+                             capture_output=True, text=True)
+    finally:
+        target.write_bytes(original)
+        seal_entry(root, key)
+        refetch(clone_with_store, key)
     assert bad.returncode == 1 and "DIFFERS" in bad.stderr, bad.stderr
-    assert f"_measures.parquet:{column}" in bad.stderr
+    assert f".parquet:{column}" in bad.stderr
 
 
 def test_a_changed_corpus_text_re_keys_that_corpus_and_no_other(run_copy):
@@ -268,7 +295,7 @@ def test_a_changed_corpus_text_re_keys_that_corpus_and_no_other(run_copy):
         # a dry run cannot know the new tokens yet: their cells wait for the tokenizer
         plan = store_plan(run_copy)
         assert {rule: dict(c) for rule, c in plan.items()} == {"train_lm_cells": {"computed": 4}}
-        before = set(store.entries(root))
+        before = set(entries(root))
         out = snakemake(run_copy, *QUICK)
         made = new_entries(root, before)
         assert len(made) == cells, out.stdout[-2000:]
@@ -283,19 +310,19 @@ def test_an_entry_under_another_jobs_key_is_refused_and_recomputed(clone_with_st
     work = copy_workflow(tmp_path / "w")
     shutil.copytree(clone_with_store / "results/store", work / "results/store")
     root = work / "results/store"
-    a, b = [k for k, fs in sorted(store.entries(root).items())
+    a, b = [k for k, fs in sorted(entries(root).items())
             if any(f.name.endswith("_measures.parquet") for f in fs)][:2]
     for old, new in ((a, "swap"), (b, a), ("swap", b)):
         for f in root.glob(f"{old}[._]*"):
             f.rename(root / f.name.replace(old, new, 1))
     for key in (a, b):
         (root / f"{key}.sha256").unlink()
-        store.seal_entry(root, key)
+        seal_entry(root, key)
     out = snakemake(work, *QUICK)
-    refused = re.findall(r"store entry set aside to \S+ and recomputed: \S+/(\w+)\*: its record "
-                         r"writes .*", out.stdout + out.stderr)
+    refused = re.findall(r"store: entry \S+/(\w{64}) set aside to \S+ and recomputed: its "
+                         r"record ran another command", out.stdout + out.stderr)
     assert sorted(set(refused)) == sorted([a, b])  # Snakemake echoes its log to both streams
-    assert store.check(root) == []
+    assert Store(root).check() == []
     assert len(list((work / "results/quarantine/store").glob("*.sha256"))) == 2
     ours, theirs = tables(work), tables(quick_run)
     # the audit draws within a budget of recorded cost, and the two recomputed entries
@@ -326,12 +353,13 @@ def test_two_runs_on_one_empty_store_at_once_lose_and_corrupt_nothing(quick_run,
             run.wait(timeout=1800)
     logs = [path.read_text() for path in written]
     assert [run.returncode for run in runs] == [0, 0], [log[-3000:] for log in logs]
-    entries = store.entries(shared)
-    assert len(entries) == sum(STORED.values())
-    assert store.check(shared) == [] and store.leftovers(shared) == []
-    assert all(store.is_sealed(shared, key) for key in entries)
-    moved = sum(log.count("to cache.") for log in logs)
-    assert moved == sum(len(files) for files in entries.values())
+    stored = entries(shared)
+    assert len(stored) == sum(STORED.values())
+    assert Store(shared).check() == [] and Store(shared).leftovers() == []
+    assert all(Store(shared).is_sealed(key) for key in stored)
+    computed = sum(int(n) for log in logs
+                   for n in re.findall(r"store: \d+ stored jobs fetched, (\d+) computed", log))
+    assert computed == len(stored)  # each entry computed once: the other run fetched it
     first, second = (tables(work) for work in works)
     assert first.keys() == second.keys() and len(first) >= 17
     for name in first:
@@ -355,7 +383,7 @@ def test_a_change_to_the_teachers_draw_re_keys_what_trains_on_them(clone_with_st
     try:
         path.write_text(edited)
         plan = store_plan(clone_with_store, "--forceall")
-        found = store_dag.lookups([*QUICK], clone_with_store)
+        found = store_plans.lookups([*QUICK], clone_with_store)
     finally:
         path.write_text(original)
     assert {rule: c["computed"] for rule, c in plan.items() if c["computed"]} == BELOW_TEACHERS
@@ -376,8 +404,8 @@ def test_the_paper_stores_keys_are_found_without_any_data(tmp_path):
 
     work = copy_workflow(tmp_path / "w")
     (work / "store").symlink_to(ROOT / "store")
-    found = store_dag.lookups([], work)
-    assert len(found) == len(store.entries(ROOT / "store")) == 443
+    found = store_plans.lookups([], work)
+    assert len(found) == len(entries(ROOT / "store")) == 443
     assert [r["output"] for r in found if r["key"] is None or r["entry"] is None] == []
     assert not (work / "results/data").exists()
 
@@ -388,18 +416,18 @@ def test_a_run_says_in_one_line_which_fetched_entries_other_software_made(quick_
     work = copy_workflow(tmp_path / "w")
     shutil.copytree(quick_run / "results/store", work / "results/store")
     root = work / "results/store"
-    records = sorted(f for files in store.entries(root).values() for f in files
+    records = sorted(f for files in entries(root).values() for f in files
                      if f.name.endswith("_record.json"))[:2]
     for path in records:
         record = json.loads(path.read_text())
         record["software"]["numpy"] = "1.26.0"
         path.write_text(json.dumps(record))
-        store.seal_entry(root, path.name[:64])
+        seal_entry(root, path.name[:64])
     out = snakemake(work, *QUICK)
     lines = [line for line in (out.stdout + out.stderr).splitlines()
              if "computed with other software than this run's" in line]
     assert lines, out.stderr[-2000:]
-    assert re.search(rf"^2 of the {sum(STORED.values())} entries fetched from the store were "
+    assert re.search(rf"^store: 2 of the {sum(STORED.values())} entries fetched were "
                      r"computed with other software than this run's \(torch \S+, numpy \S+, "
                      r"scipy \S+\): 2 with numpy 1\.26\.0\.", lines[0]), lines[0]
 
@@ -415,8 +443,8 @@ def test_a_cluster_job_step_computes_the_keys_the_main_process_does(run_copy):
                       if "/e6/" not in str(p))[:3]
     assert cells and measures
     whole = {r["output"]: (r["key"], r["entry"])
-             for r in store_dag.lookups([*QUICK, *cells, *measures], run_copy)}
-    step = {r["output"]: (r["key"], r["entry"]) for r in store_dag.lookups(
+             for r in store_plans.lookups([*QUICK, *cells, *measures], run_copy)}
+    step = {r["output"]: (r["key"], r["entry"]) for r in store_plans.lookups(
         [*QUICK, *cells, *measures, "--allowed-rules", "train_grid_cells", "train_fixed_cells",
          "measure_grid_cells", "measure_fixed_cells"], run_copy)}
     assert step == whole and all(entry for _, entry in whole.values()), (step, whole)
@@ -434,7 +462,7 @@ def test_a_training_entry_is_audited_across_kernels_by_what_the_paper_reads(clon
     root = clone_with_store / "results/store"
 
     def train_grid(cell: str) -> str:
-        return next(k for k, fs in store.entries(root).items() for f in fs
+        return next(k for k, fs in entries(root).items() for f in fs
                     if f.name.endswith("_record.json") and f"results/cells/{cell}.npz"
                     in json.loads(f.read_text())["argv"])
 
@@ -445,15 +473,15 @@ def test_a_training_entry_is_audited_across_kernels_by_what_the_paper_reads(clon
 
     def audit() -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "entropic_bound.cli", "audit", "1",
-                               "--keys", key[:12], "--store", "results/store"],
+                               "--keys", key[:12]],
                               cwd=clone_with_store, capture_output=True, text=True,
                               env={**os.environ, "OPENBLAS_CORETYPE": "Sandybridge"})
 
     def replace(path, write) -> None:
-        path.unlink()  # the link under results/ points at this name
+        path.unlink()
         write(path)
-        (root / f"{key}.sha256").unlink()
-        store.seal_entry(root, key)
+        seal_entry(root, key)
+        refetch(clone_with_store, key)  # this run now holds the planted entry
 
     def scaled_factor(path) -> None:
         with open_npz(originals_file(weights)) as z:
@@ -491,7 +519,8 @@ def test_a_training_entry_is_audited_across_kernels_by_what_the_paper_reads(clon
         for path, raw in originals.items():
             path.unlink(missing_ok=True)
             path.write_bytes(raw)
-    assert store.check(root) == []
+        refetch(clone_with_store, key)
+    assert Store(root).check() == []
 
 
 def audit_command(workdir: Path) -> list[str]:
@@ -527,7 +556,7 @@ def test_the_verdict_check_keeps_every_verdict_and_reports_a_substitution_that_m
     base = audit_command(clone_with_store)
 
     def entry(command: str, cell: str) -> str:
-        return next(k for k, fs in store.entries(root).items() for f in fs
+        return next(k for k, fs in entries(root).items() for f in fs
                     if f.name.endswith("_record.json") and (argv := json.loads(
                         f.read_text())["argv"])[1] == command and cell in " ".join(argv))
 
@@ -549,16 +578,16 @@ def test_the_verdict_check_keeps_every_verdict_and_reports_a_substitution_that_m
     try:
         path.unlink()
         write_parquet(path, failing)
-        (root / f"{measure}.sha256").unlink()
-        store.seal_entry(root, measure)
+        seal_entry(root, measure)
+        refetch(clone_with_store, measure)  # this run now holds the planted entry
         moved = subprocess.run([*base, "--keys", measure[:12]], cwd=clone_with_store,
                                capture_output=True, text=True)
     finally:
         path.unlink(missing_ok=True)
         path.write_bytes(original)
-        (root / f"{measure}.sha256").unlink()
-        store.seal_entry(root, measure)
+        seal_entry(root, measure)
+        refetch(clone_with_store, measure)
     assert moved.returncode == 1, moved.stderr[-3000:]
     assert re.search(r"verdict check: MOVED \d+ of \d+: [^\n]*E3\.achievability\.linear_qk: "
                      r"[\w ]+ -> ", moved.stderr), moved.stderr[-3000:]
-    assert store.check(root) == []
+    assert Store(root).check() == []

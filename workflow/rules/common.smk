@@ -2,7 +2,7 @@ import json
 import os
 from pathlib import Path
 
-from snakemake.caching import LOCATION_ENVVAR as OUTPUT_CACHE_VARIABLE
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 from entropic_bound.plumbing.code_inputs import command_sources
@@ -14,7 +14,8 @@ from entropic_bound.plumbing.settings import (
 )
 from entropic_bound.data.corpus_lock import corpus_pin as lock_entry_of_corpus
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
-from entropic_bound.plumbing.store_cache import install as install_store
+from entropic_bound.store.files import unusable as store_unusable
+from entropic_bound.store.manifest import render as render_manifest
 from entropic_bound.plumbing.device import resolve_device
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -36,18 +37,52 @@ envvars:
     DEVICE_VARIABLE,
 
 
-# The store: Snakemake's between-workflow cache of every `cache: True` rule (the profiles turn
-# it on), in the folder config["store"] (the repository's store/ at the paper's settings),
-# keyed by content and served by entropic_bound.plumbing.store_cache (installed here, before
-# Snakemake makes its cache). An absolute path: Snakemake links each fetched output to it.
-# Before any job is planned, the main process checks every sealed entry against its sha256: a
-# run sets a failing one aside (so it is recomputed, never read), a dry run says it would.
-# The teacher arrays are keyed by their job, not their bytes: their bytes depend on the CPU's
-# BLAS kernels, and the keys of the jobs that read them must be the same on every machine
-# (docs/design.md, "The store key").
+# The store (entropic_bound.store): every stored rule's shell command goes through
+# `entropic-bound store run MANIFEST -- COMMAND` (STORE_RUN), which computes the job's key from
+# its manifest and inputs, fetches its entry (checked against its seal, copied) or computes and
+# stores it. The manifest is the job's `store` param (stored_params): this workflow's own text.
+# The teacher arrays enter the keys below them by their job's key, not their bytes: their bytes
+# depend on the CPU's BLAS kernels, and the keys of the jobs that read them must be the same on
+# every machine (docs/design.md, "The store key").
 STORE = os.path.abspath(config["store"])
-os.environ[OUTPUT_CACHE_VARIABLE] = STORE  # $SNAKEMAKE_OUTPUT_CACHE, read as the DAG is built
-install_store(config["store"], workflow, keyed_by_job={"make_grid_data", "make_fixed_data"})
+if store_unusable(STORE):
+    raise WorkflowError(f"config store={config['store']}: {store_unusable(STORE)}")
+STORE_RUN = "entropic-bound store run {params.store:q} -- "
+
+
+def stored_params(rule_name, command, keep="entry", keyed=None, **params):
+    """The params of a job that goes through the store: `params` as given (values, or
+    functions of the wildcards) and `store`, the job's manifest (entropic_bound.store.manifest):
+    `command` is the rule's shell command after STORE_RUN, as written; `keyed` maps an input
+    name to a function of the wildcards giving the manifest of the job that made it (an input
+    keyed by its job); `keep` is what the store keeps (entry, realisation or note)."""
+
+    def manifest(wildcards, input, output):
+        return render_manifest(
+            rule_name,
+            keep,
+            STORE,
+            command,
+            {n: v(wildcards) if callable(v) else v for n, v in params.items()},
+            {n: [v] if isinstance(v, str) else list(v) for n, v in input.items()},
+            dict(output.items()),
+            {n: job(wildcards) for n, job in (keyed or {}).items()},
+        )
+
+    return {**params, "store": manifest}
+
+
+MAKE_DATA = "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
+
+
+def teacher_job(spec):
+    """The manifest of the make-data job of a dataset whose spec is `spec(wildcards)`: a stored
+    job's teacher array enters its key by this job's key."""
+    return lambda wc: {
+        "command": MAKE_DATA,
+        "params": {"spec": spec(wc)},
+        "inputs": {"code": lib("make-data")},
+    }
 
 
 # Cheap rules run in the main process under any executor, never submitted: each takes seconds

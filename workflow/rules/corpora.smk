@@ -2,6 +2,12 @@
 # per (corpus, d_model, seed), measure its heads, compute the data side per corpus, aggregate.
 
 
+FETCH_CORPUS = (
+    "entropic-bound fetch-corpus --params {params.fetch:q} --record {output.record}"
+    " --text {output.text} --provenance {output.provenance} > {log} 2>&1"
+)
+
+
 rule fetch_corpus:
     # No code input: the text is pinned by its sha256 (the lock's `corpus:<name>`, a param), so an
     # edit of the fetch code cannot change it, and the pin, not the code, keys every job
@@ -12,24 +18,33 @@ rule fetch_corpus:
         record=record("fetch_corpus", "{corpus}"),
     log:
         "logs/fetch_corpus/{corpus}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        # Only this corpus's sources: editing another corpus's list refetches nothing here.
-        fetch=lambda wc: as_json(
-            {
-                "corpus": wc.corpus,
-                "sources": config["e6"]["corpora"][wc.corpus],
-                "pin": corpus_pin(config["e6"]["lock_file"], wc.corpus),
-                "cache": config["e6"]["download_cache"],
-                "lock": config["e6"]["lock_file"],
-                "max_replaced_fraction": config["e6"]["max_replaced_fraction"],
-            }
+        **stored_params(
+            "fetch_corpus",
+            FETCH_CORPUS,
+            # Only this corpus's sources: editing another corpus's list refetches nothing here.
+            fetch=lambda wc: as_json(
+                {
+                    "corpus": wc.corpus,
+                    "sources": config["e6"]["corpora"][wc.corpus],
+                    "pin": corpus_pin(config["e6"]["lock_file"], wc.corpus),
+                    "cache": config["e6"]["download_cache"],
+                    "lock": config["e6"]["lock_file"],
+                    "max_replaced_fraction": config["e6"]["max_replaced_fraction"],
+                }
+            ),
         ),
     shell:
-        "entropic-bound fetch-corpus --params {params.fetch:q} --record {output.record}"
-        " --text {output.text} --provenance {output.provenance} > {log} 2>&1"
+        STORE_RUN + FETCH_CORPUS
+
+
+TOKENIZE_CORPUS = (
+    "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
+    " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}"
+    " > {log} 2>&1"
+)
 
 
 rule tokenize_corpus:
@@ -47,17 +62,20 @@ rule tokenize_corpus:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        tok=as_json(
-            {
-                **{k: config["e6"][k] for k in ("max_chars", "val_fraction")},
-                "context": config["e6"]["model"]["context"],
-                "max_heldout_overlap": config["e6"]["max_heldout_overlap"],
-            }
+        **stored_params(
+            "tokenize_corpus",
+            TOKENIZE_CORPUS,
+            keep="realisation",
+            tok=as_json(
+                {
+                    **{k: config["e6"][k] for k in ("max_chars", "val_fraction")},
+                    "context": config["e6"]["model"]["context"],
+                    "max_heldout_overlap": config["e6"]["max_heldout_overlap"],
+                }
+            ),
         ),
     shell:
-        "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
-        " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}"
-        " > {log} 2>&1"
+        STORE_RUN + TOKENIZE_CORPUS
 
 
 rule corpus_stats:
@@ -86,6 +104,14 @@ rule corpus_stats:
         " --meta {input.meta} --out {output} > {log} 2>&1"
 
 
+TRAIN_LM_CELLS = (
+    "entropic-bound train-lm --threads {params.threads} --params {params.lm:q}"
+    " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
+    " --weights {output.weights} --metrics {output.metrics}"
+    " --trajectory {output.trajectory} --weights-dtype float16 > {log} 2>&1"
+)
+
+
 rule train_lm_cells:
     input:
         **rules.tokenize_corpus.output,
@@ -97,20 +123,27 @@ rule train_lm_cells:
         record=record("train_lm_cells", "{corpus}/d{d_model}/s{seed}"),
     log:
         "logs/train_lm_cells/{corpus}/d{d_model}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
     resources:
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        threads=config["threads_per_job"],
-        lm=lambda wc: lm_params(wc, DEVICE),
+        **stored_params(
+            "train_lm_cells",
+            TRAIN_LM_CELLS,
+            threads=config["threads_per_job"],
+            lm=lambda wc: lm_params(wc, DEVICE),
+        ),
     shell:
-        "entropic-bound train-lm --threads {params.threads} --params {params.lm:q}"
-        " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
-        " --weights {output.weights} --metrics {output.metrics}"
-        " --trajectory {output.trajectory} --weights-dtype float16 > {log} 2>&1"
+        STORE_RUN + TRAIN_LM_CELLS
+
+
+MEASURE_LM_CELLS = (
+    "entropic-bound measure-lm --params {params.cell:q} --record {output.record}"
+    " --metrics {input.metrics} --trajectory {input.trajectory} --weights {input.weights}"
+    " --out {output.measures} > {log} 2>&1"
+)
 
 
 rule measure_lm_cells:
@@ -129,13 +162,16 @@ rule measure_lm_cells:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        cell=lambda wc: as_json(
-            {"corpus": wc.corpus, "d_model": int(wc.d_model), "seed": int(wc.seed)}
+        **stored_params(
+            "measure_lm_cells",
+            MEASURE_LM_CELLS,
+            keep="note",
+            cell=lambda wc: as_json(
+                {"corpus": wc.corpus, "d_model": int(wc.d_model), "seed": int(wc.seed)}
+            ),
         ),
     shell:
-        "entropic-bound measure-lm --params {params.cell:q} --record {output.record}"
-        " --metrics {input.metrics} --trajectory {input.trajectory} --weights {input.weights}"
-        " --out {output.measures} > {log} 2>&1"
+        STORE_RUN + MEASURE_LM_CELLS
 
 
 rule aggregate_table6:

@@ -20,7 +20,15 @@ rule make_fixed_data:
     params:
         spec=fixed_spec,
     shell:
-        "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
+        MAKE_DATA
+
+
+TRAIN_FIXED_CELLS = (
+    "entropic-bound train-fixed --spec {params.spec:q} --record {output.record}"
+    " --threads {params.threads} --params {params.train:q}"
+    " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
+    " > {log} 2>&1"
+)
 
 
 rule train_fixed_cells:
@@ -33,7 +41,6 @@ rule train_fixed_cells:
         record=record("train_fixed_cells", "{fexp}/{operator}/s{seed}"),
     log:
         "logs/train_fixed_cells/{fexp}/{operator}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
@@ -41,21 +48,31 @@ rule train_fixed_cells:
         mem_mb=dataset_mem_mb(800, fixed_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        threads=config["threads_per_job"],
-        spec=fixed_spec,
-        train=lambda wc: as_json(
-            {
-                **config[wc.fexp]["train"],
-                "experiment": wc.fexp,
-                "device": DEVICE,
-                "overparam": wc.operator == config[wc.fexp]["operator"],
-            }
+        **stored_params(
+            "train_fixed_cells",
+            TRAIN_FIXED_CELLS,
+            keyed={"data": teacher_job(fixed_spec)},
+            threads=config["threads_per_job"],
+            spec=fixed_spec,
+            train=lambda wc: as_json(
+                {
+                    **config[wc.fexp]["train"],
+                    "experiment": wc.fexp,
+                    "device": DEVICE,
+                    "overparam": wc.operator == config[wc.fexp]["operator"],
+                }
+            ),
         ),
     shell:
-        "entropic-bound train-fixed --spec {params.spec:q} --record {output.record}"
-        " --threads {params.threads} --params {params.train:q}"
-        " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
-        " > {log} 2>&1"
+        STORE_RUN + TRAIN_FIXED_CELLS
+
+
+MEASURE_FIXED_CELLS = (
+    "entropic-bound measure-fixed --spec {params.spec:q} --record {output.record}"
+    " --threads 1 --params {params.measure:q}"
+    " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
+    " --out {output.measures} > {log} 2>&1"
+)
 
 
 rule measure_fixed_cells:
@@ -69,20 +86,28 @@ rule measure_fixed_cells:
         record=record("measure_fixed_cells", "{fexp}/{operator}/s{seed}"),
     log:
         "logs/measure_fixed_cells/{fexp}/{operator}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: 1
     resources:
         mem_mb=dataset_mem_mb(300, fixed_section),
     params:
-        spec=fixed_spec,
-        measure=as_json({"tol": config["spectra"]["tol"]}),
+        **stored_params(
+            "measure_fixed_cells",
+            MEASURE_FIXED_CELLS,
+            keyed={"data": teacher_job(fixed_spec)},
+            spec=fixed_spec,
+            measure=as_json({"tol": config["spectra"]["tol"]}),
+        ),
     shell:
-        "entropic-bound measure-fixed --spec {params.spec:q} --record {output.record}"
-        " --threads 1 --params {params.measure:q}"
-        " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
-        " --out {output.measures} > {log} 2>&1"
+        STORE_RUN + MEASURE_FIXED_CELLS
+
+
+ESTIMATE_E1_DATA = (
+    "entropic-bound estimate-fixed --spec {params.spec:q} --record {output.record}"
+    " --params {params.measure:q} --data {input.data}"
+    " --out {output.estimates} > {log} 2>&1"
+)
 
 
 rule estimate_e1_data:
@@ -94,18 +119,20 @@ rule estimate_e1_data:
         record=record("estimate_e1_data", "{operator}/s{seed}"),
     log:
         "logs/estimate_e1_data/{operator}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     resources:
         mem_mb=dataset_mem_mb(800, lambda wc: config["e1"]),
     params:
-        spec=lambda wc: fixed_spec(wc, "e1"),
-        measure=as_json({"tol": config["spectra"]["tol"]}),
+        **stored_params(
+            "estimate_e1_data",
+            ESTIMATE_E1_DATA,
+            keyed={"data": teacher_job(lambda wc: fixed_spec(wc, "e1"))},
+            spec=lambda wc: fixed_spec(wc, "e1"),
+            measure=as_json({"tol": config["spectra"]["tol"]}),
+        ),
     shell:
-        "entropic-bound estimate-fixed --spec {params.spec:q} --record {output.record}"
-        " --params {params.measure:q} --data {input.data}"
-        " --out {output.estimates} > {log} 2>&1"
+        STORE_RUN + ESTIMATE_E1_DATA
 
 
 rule aggregate_table1:

@@ -19,7 +19,15 @@ rule make_grid_data:
     params:
         spec=grid_spec,
     shell:
-        "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
+        MAKE_DATA
+
+
+TRAIN_GRID_CELLS = (
+    "entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
+    " --threads {params.threads} --params {params.train:q}"
+    " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
+    " > {log} 2>&1"
+)
 
 
 rule train_grid_cells:
@@ -32,7 +40,6 @@ rule train_grid_cells:
         record=record("train_grid_cells", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
     log:
         "logs/train_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     threads: config["threads_per_job"]
@@ -40,14 +47,23 @@ rule train_grid_cells:
         mem_mb=dataset_mem_mb(800, grid_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        threads=config["threads_per_job"],
-        spec=grid_spec,
-        train=lambda wc: as_json({**config[wc.exp]["train"], "device": DEVICE}),
+        **stored_params(
+            "train_grid_cells",
+            TRAIN_GRID_CELLS,
+            keyed={"data": teacher_job(grid_spec)},
+            threads=config["threads_per_job"],
+            spec=grid_spec,
+            train=lambda wc: as_json({**config[wc.exp]["train"], "device": DEVICE}),
+        ),
     shell:
-        "entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
-        " --threads {params.threads} --params {params.train:q}"
-        " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
-        " > {log} 2>&1"
+        STORE_RUN + TRAIN_GRID_CELLS
+
+
+MEASURE_GRID_CELLS = (
+    "entropic-bound measure-grid --spec {params.spec:q} --record {output.record}"
+    " --params {params.measure:q} --data {input.data}"
+    " --weights {input.weights} --metrics {input.metrics} --out {output.measures} > {log} 2>&1"
+)
 
 
 rule measure_grid_cells:
@@ -61,18 +77,20 @@ rule measure_grid_cells:
         record=record("measure_grid_cells", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
     log:
         "logs/measure_grid_cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     resources:
         mem_mb=dataset_mem_mb(300, grid_section),
     params:
-        spec=grid_spec,
-        measure=as_json({"tol": config["spectra"]["tol"]}),
+        **stored_params(
+            "measure_grid_cells",
+            MEASURE_GRID_CELLS,
+            keyed={"data": teacher_job(grid_spec)},
+            spec=grid_spec,
+            measure=as_json({"tol": config["spectra"]["tol"]}),
+        ),
     shell:
-        "entropic-bound measure-grid --spec {params.spec:q} --record {output.record}"
-        " --params {params.measure:q} --data {input.data}"
-        " --weights {input.weights} --metrics {input.metrics} --out {output.measures} > {log} 2>&1"
+        STORE_RUN + MEASURE_GRID_CELLS
 
 
 rule aggregate_grid:

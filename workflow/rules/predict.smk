@@ -2,6 +2,13 @@
 # and on the robustness settings of e4.settings (generated here, never trained).
 
 
+ESTIMATE_E4_DATA = (
+    "entropic-bound estimate-e4 --spec {params.spec:q} --record {output.record}"
+    " --params {params.e4:q} --data {input.data} --out {output.estimates}"
+    " > {log} 2>&1"
+)
+
+
 rule estimate_e4_data:
     input:
         data=rules.make_grid_data.output[0],
@@ -11,29 +18,31 @@ rule estimate_e4_data:
         record=record("estimate_e4_data", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
     log:
         "logs/estimate_e4_data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.log",
-    cache: True
     conda:
         "../../envs/entropic-bound.yaml"
     resources:
         mem_mb=dataset_mem_mb(800, grid_section),
     params:
-        spec=grid_spec,
-        e4=lambda wc: as_json(
-            {
-                "setting": wc.exp,
-                "iterations": config["e4"]["als_iterations"],
-                "shrinkage": config["e4"]["shrinkage"],
-                "eps": config["e4"]["eps"],
-                "tol": config["spectra"]["tol"],
-                "heldout_fraction": config["e4"]["heldout_fraction"],
-                "z_crit": config["e4"]["z_crit"],
-                "fit_iterations": config["e4"]["fit_iterations"],
-            }
+        **stored_params(
+            "estimate_e4_data",
+            ESTIMATE_E4_DATA,
+            keyed={"data": teacher_job(grid_spec)},
+            spec=grid_spec,
+            e4=lambda wc: as_json(
+                {
+                    "setting": wc.exp,
+                    "iterations": config["e4"]["als_iterations"],
+                    "shrinkage": config["e4"]["shrinkage"],
+                    "eps": config["e4"]["eps"],
+                    "tol": config["spectra"]["tol"],
+                    "heldout_fraction": config["e4"]["heldout_fraction"],
+                    "z_crit": config["e4"]["z_crit"],
+                    "fit_iterations": config["e4"]["fit_iterations"],
+                }
+            ),
         ),
     shell:
-        "entropic-bound estimate-e4 --spec {params.spec:q} --record {output.record}"
-        " --params {params.e4:q} --data {input.data} --out {output.estimates}"
-        " > {log} 2>&1"
+        STORE_RUN + ESTIMATE_E4_DATA
 
 
 rule aggregate_table4:

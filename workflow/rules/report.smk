@@ -31,8 +31,9 @@ EVIDENCE = dict(
     e6_trajectory=rules.aggregate_table6.input.trajectory,
     e6_data_side=rules.aggregate_table6.input.data_side,
 )
-# The records of the jobs that turn a trained cell into evidence: the audit's verdict check
-# reruns them on a recomputed cell (plumbing/downstream.py).
+# The records of the jobs that turn a trained cell into evidence: inputs of the audit, so that
+# those jobs have run and left their notes, by which its verdict check reruns them on a
+# recomputed cell (plumbing/downstream.py).
 MEASURE_RECORDS = [
     *[
         path
@@ -105,7 +106,6 @@ rule audit_store:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        store=STORE,
         per_experiment=config["audit"]["per_experiment"],
         seed=config["audit"]["seed"],
         budget=config["audit"]["budget_seconds"],
@@ -114,7 +114,7 @@ rule audit_store:
         "entropic-bound audit {params.per_experiment} --per-experiment --seed {params.seed}"
         " --budget-seconds {params.budget} --params {params.evidence:q}"
         + EVIDENCE_ARGS
-        + " --store {params.store:q} --out {output} --exit-zero > {log} 2>&1"
+        + " --out {output} --exit-zero > {log} 2>&1"
 
 
 rule render_report:

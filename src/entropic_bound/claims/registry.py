@@ -57,7 +57,7 @@ def write_claims(table_paths: list[str], out: str, evidence: dict | None = None,
     """The claims table of a run; with ``evidence`` (the per-cell frames' paths of
     :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it; with
     ``machine_study`` (a published study's folder), its firmness across machines
-    (:func:`entropic_bound.reporting.machine_study.machine_firmness`)."""
+    (:func:`entropic_bound.claims.machine_firmness.machine_firmness`)."""
     claims = evaluate_claims(load_tables(table_paths))
     if evidence is not None:
         from entropic_bound.claims.evidence import evidence as load_evidence
@@ -67,7 +67,7 @@ def write_claims(table_paths: list[str], out: str, evidence: dict | None = None,
         claims = claims.merge(firmness_table(CLAIMS, load_evidence(**evidence), verdicts),
                               on="id", how="left", validate="one_to_one")
     if machine_study is not None:
-        from entropic_bound.reporting.machine_study import machine_firmness
+        from entropic_bound.claims.machine_firmness import machine_firmness
 
         claims["machine_firmness"] = machine_firmness(claims, machine_study)
     write_parquet(out, claims)

@@ -41,23 +41,24 @@ def moved(before: dict[str, str], after: dict[str, str]) -> list[str]:
             if after.get(cid) != v]
 
 
-def checker(paths: dict, workdir: str | Path = ".",
-            records: str | Path = "results/benchmarks"):
+def checker(paths: dict, workdir: str | Path = ".", notes: str | Path | None = None):
     """The audit's verdict check (:data:`entropic_bound.plumbing.audit.VerdictCheck`) on the
     evidence ``paths``: the recomputed entry's outputs in place of the stored ones, every
-    recorded job of this run that reads them (its measure) rerun on them
+    noted job of this run that reads them (its measure) rerun on them
     (:mod:`entropic_bound.plumbing.downstream`), and every claim judged again against its
     verdict on the stored evidence."""
     from entropic_bound.plumbing.audit import TRAINING_COMMANDS, job_environment
     from entropic_bound.plumbing.downstream import readers, rerun
+    from entropic_bound.store.notes import NOTES
 
+    root = NOTES if notes is None else notes
     before = verdicts(paths)
 
     def check(argv: list[str], recomputed: dict[str, str], scratch: Path) -> tuple[str, int]:
         substitute = dict(recomputed)
-        found = readers(recomputed, made_by=argv, root=records)
-        if not found and argv[1] in TRAINING_COMMANDS:  # its measure's record is missing
-            return f"not checked: no recorded job of this run reads its outputs ({records})", 0
+        found = readers(recomputed, made_by=argv, root=root)
+        if not found and argv[1] in TRAINING_COMMANDS:  # its measure's note is missing
+            return f"not checked: no noted job of this run reads its outputs ({root})", 0
         try:
             for n, reader in enumerate(found):
                 substitute.update(rerun(reader, recomputed, scratch / str(n), workdir,

@@ -20,7 +20,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --per-experiment: draw within S seconds of recorded job time, "
                         "experiments cheapest first; one that does not fit is left out")
     p.add_argument("--seed", type=int, default=0, help="seed of the draw (printed)")
-    p.add_argument("--store", default="store", help="the store folder")
+    p.add_argument("--notes", default="results/jobs",
+                   help="this run's notes of its jobs (written by the store's wrapper)")
     p.add_argument("--out", default=None, help="also write the outcomes as parquet")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when an entry differs (the outcomes in --out say so: the "
@@ -45,13 +46,13 @@ def run(a: argparse.Namespace) -> None:
         from entropic_bound.claims.verdict_check import checker
 
         check = checker(paths)
-    outcomes, left_out = audit(a.store, a.count, a.seed, keys=a.keys,
+    outcomes, left_out = audit(a.notes, a.count, a.seed, keys=a.keys,
                                per_experiment=a.per_experiment,
                                budget_seconds=a.budget_seconds, check=check)
     if not outcomes:
-        line = (f"audit: no entry of this run with a record in {a.store}"
-                + (f" whose key starts with {' or '.join(a.keys)}" if a.keys else "")
-                + " (an entry of this run has its outputs linked under results/)")
+        line = (f"audit: no stored job of this run noted in {a.notes}"
+                + (f" whose entry starts with {' or '.join(a.keys)}" if a.keys else "")
+                + " (run the workflow first: the audit recomputes this run's jobs)")
         if not (a.exit_zero and a.out):
             sys.exit(line)
         print(line, file=sys.stderr)

@@ -48,8 +48,8 @@ def study(a: argparse.Namespace, cells, work) -> None:
     import sys
     from pathlib import Path
 
-    from entropic_bound.plumbing import store
     from entropic_bound.reporting.machine_study import WORKFLOW_FILES
+    from entropic_bound.store.layout import ALIAS, LOCKS, Store
 
     log = logging.getLogger("entropic_bound")
     if work.exists():
@@ -64,13 +64,12 @@ def study(a: argparse.Namespace, cells, work) -> None:
     # the store, linked file by file (a run writes new files and never rewrites one), without
     # the chosen entries and the aliases that name them
     study_store = work / "store"
-    shutil.copytree(a.store, study_store, copy_function=os.link,
-                    ignore=shutil.ignore_patterns(".locks", "tmp*"))
+    shutil.copytree(a.store, study_store, copy_function=os.link, symlinks=True,
+                    ignore=shutil.ignore_patterns(LOCKS, ".tmp-*"))
     chosen = set(cells["key"])
-    for alias, entry in store.aliases(study_store).items():
-        if entry in chosen:
-            (study_store / f"{alias}{store.ALIAS}").unlink()
-    store.prune(study_store, sorted(chosen))
+    copied = Store(study_store)
+    copied.prune([*sorted(chosen), *(f"{alias}{ALIAS}" for alias, entry
+                                     in copied.aliases().items() if entry in chosen)])
     env = dict(os.environ, **dict(item.split("=", 1) for item in a.env))
     # the jobs import the copied library, not the checkout's (which may be edited meanwhile)
     env["PYTHONPATH"] = os.pathsep.join(
@@ -117,7 +116,7 @@ def compare(a: argparse.Namespace, cells, work) -> None:
     here["kernel_env"] = study_env
     here["aten_cpu_capability"] = study_env.get(
         "ATEN_CPU_CAPABILITY", torch.backends.cpu.get_cpu_capability()).upper()
-    cells = cells.merge(entry_comparisons(cells, work, a.store), on="key", how="left")
+    cells = cells.merge(entry_comparisons(cells, work), on="key", how="left")
     cells.assign(recomputed_on=here["cpu_model"]).to_csv(out_dir / "cells.csv", index=False)
     table_moves(published, study).to_csv(out_dir / "tables.csv", index=False)
     claims = verdict_moves(pd.read_csv(Path(a.published) / "claims.csv"),

@@ -1,9 +1,10 @@
 """``entropic-bound audit``: recompute stored entries and compare them with the store.
 
-An entry's record (:mod:`entropic_bound.plumbing.job_record`) holds the command that made it.
-The audit runs that command again in this checkout, with the entry's outputs sent to a
-temporary folder (an argument is an output when it resolves, through ``results/``'s link, to
-one of the entry's files; so the run whose links these are must exist here), and compares:
+A record is data: the audit never runs the command a store record names. It recomputes the
+entry of a job of *this run* by the exact command this checkout's workflow gave that job, as
+the store's wrapper noted it (:mod:`entropic_bound.store.notes`), with the job's outputs sent
+to a temporary folder, and compares the result with the job's outputs (the entry's files,
+checked against its seal as they were fetched); so the run must exist here first:
 
 The command runs with the job's thread counts (torch's from its ``--threads``, BLAS's from the
 record, as Snakemake set them). The comparison is
@@ -27,9 +28,9 @@ difference over its tolerance (<= 1 agrees; 0 bit-identical).
 Columns whose names hold ``seconds`` (wall-clock timings, different on every run) and the
 record itself are not compared. A mismatch fails the audit (exit 1).
 
-The entries are drawn at random with a printed seed, over the whole store or per experiment
-(:func:`entropic_bound.plumbing.experiments.experiment_of_record`, read from the ``--record``
-path in the entry's command), among the entries of this run: the workflow's ``audit_store``
+The entries are drawn at random with a printed seed, over the whole run or per experiment
+(:func:`entropic_bound.plumbing.experiments.experiment_of`, from the job's rule and outputs),
+among the entries of this run's noted jobs: the workflow's ``audit_store``
 rule draws per experiment, so the report shows one recomputed entry of each. Entries whose
 command reads a package registry (:data:`NETWORK_COMMANDS`: a corpus text, pinned by its
 sha256 instead) are not drawn: an audit must run where only the checkout is.
@@ -50,10 +51,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from entropic_bound.plumbing import job_record, store
+from entropic_bound.plumbing import job_record
 from entropic_bound.plumbing.atomic import open_npz, read_parquet
 from entropic_bound.plumbing.downstream import run_command
-from entropic_bound.plumbing.experiments import experiment_of_record
+from entropic_bound.plumbing.experiments import experiment_of
 from entropic_bound.plumbing.trained_comparison import (
     Comparison,
     compare_lm_metrics,
@@ -61,6 +62,7 @@ from entropic_bound.plumbing.trained_comparison import (
     compare_operators,
     weights_of,
 )
+from entropic_bound.store.notes import NOTES, notes
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,6 @@ RTOL = 1e-4
 ATOL = 1e-9
 INTEGER_STEP = 1
 TIMING = re.compile(r"seconds")
-RECORD_SUFFIX = "_record.json"
 NETWORK_COMMANDS = ("fetch-corpus",)
 
 
@@ -204,69 +205,56 @@ def compare(ours: Path, stored: Path) -> tuple[float, float, bool, bool, str]:
     return worst_abs, worst_rel, exact, close, where
 
 
-def _outputs(argv: list[str], files: list[Path]) -> dict[int, Path]:
-    """argv index -> the entry file that argument names (through results/'s link to it)."""
-    targets = {f.resolve(): f for f in files}
-    found = {}
-    for i, arg in enumerate(argv):
-        if not i or arg.startswith(("-", "{")):  # options and JSON settings name no file
-            continue
-        try:
-            resolved = Path(arg).resolve() if Path(arg).exists() else None
-        except OSError:  # not a path at all
-            continue
-        if resolved in targets:
-            found[i] = targets[resolved]
-    return found
-
-
-def _record(files: list[Path]) -> dict:
-    return json.loads(next(f for f in files if f.name.endswith(RECORD_SUFFIX)).read_text())
+def _record(note: dict) -> dict:
+    """The record of a noted job (its cost and machine, as data): the job's own record
+    output, a copy of its entry's, checked against the seal when it was fetched."""
+    path = note["outputs"].get("record")
+    try:
+        record = json.loads(Path(path).read_text()) if path else {}
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
 
 
 def _command(argv: list[str]) -> str:
-    """The ``entropic-bound`` subcommand of a recorded command line."""
+    """The ``entropic-bound`` subcommand of a command line."""
     return argv[1] if len(argv) > 1 else "?"
 
 
-def _experiment(argv: list[str]) -> str:
-    """The experiment of a stored job, from the cost record its command writes."""
-    where = argv.index("--record") + 1 if "--record" in argv[:-1] else None
-    return experiment_of_record(argv[where]) if where else "other"
+def _experiment(note: dict) -> str:
+    """The experiment of a noted job, from its rule and its first output's path (not its
+    record's)."""
+    first = min(p for n, p in note["outputs"].items() if n != "record")
+    return experiment_of(note["rule"], list(Path(first).parts))
 
 
-def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path,
-                scratch: Path) -> tuple[Outcome, dict[str, str]]:
-    """Recompute one entry into ``scratch`` and compare it with the store; returns the outcome
-    and the recomputed outputs (each output's path as the workflow spells it -> the new
-    file; empty where the command could not run)."""
-    record = _record(files)
-    argv = list(record["argv"])
-    command, experiment = _command(argv), _experiment(argv)
+def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict[str, str]]:
+    """Recompute the entry of one noted job of this run into ``scratch``, by the command this
+    run's workflow gave the job (its note), and compare it with the entry's files (the job's
+    outputs: copies checked against the entry's seal); returns the outcome and the recomputed
+    outputs (each output's path as the workflow spells it -> the new file; empty where the
+    command could not run)."""
+    record = _record(note)
+    argv, key = list(note["argv"]), note["entry"]
+    command, experiment = _command(argv), _experiment(note)
     exact_required = kernel_class(record.get("machine") or {}) == this_kernel_class(
         record.get("machine") or {})
-    outputs = _outputs(argv, files)
-    if not outputs:
-        return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
-                       "its outputs are not linked under results/ here: run the workflow "
-                       "(snakemake) first, the audit recomputes from that run's inputs",
-                       recomputed=False), {}
     scratch.mkdir(parents=True, exist_ok=True)
-    for i, stored in outputs.items():
-        argv[i] = str(scratch / stored.name)
-    recomputed = {record["argv"][i]: argv[i] for i, stored in outputs.items()
-                  if not stored.name.endswith(RECORD_SUFFIX)}
-    failure = run_command(argv[1:], workdir, job_environment(record.get("machine") or {}))
+    made = {path: str(scratch / f"{name}_{Path(path).name}")
+            for name, path in note["outputs"].items()}
+    stored = {made[path]: Path(path) for name, path in note["outputs"].items()
+              if name != "record"}
+    recomputed = {path: made[path] for name, path in note["outputs"].items() if name != "record"}
+    failure = run_command([made.get(a, a) for a in argv[1:]], workdir,
+                          job_environment(record.get("machine") or {}))
     if failure:
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                        f"the command failed {failure}", recomputed=False), {}
     worst_abs = worst_rel = 0.0
     ok, where = True, ""
     identical = True
-    for i, stored in outputs.items():
-        if stored.name.endswith(RECORD_SUFFIX):
-            continue
-        d_abs, d_rel, exact, close, at = compare(Path(argv[i]), stored)
+    for ours, theirs in stored.items():
+        d_abs, d_rel, exact, close, at = compare(Path(ours), theirs)
         if d_rel >= worst_rel:
             where = at or where
         worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
@@ -280,53 +268,56 @@ def audit_entry(store_dir: Path, key: str, files: list[Path], workdir: Path,
         return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
                        f"largest difference at {where}" if worst_rel else "", True, how,
                        margin), recomputed
-    judged = compare_training(command, {argv[i]: stored for i, stored in outputs.items()},
-                              store_dir)
+    judged = compare_training(command, stored)
     return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel,
                    judged.agrees, f"largest margin at {judged.where}", True, judged.how,
                    judged.margin), recomputed
 
 
-def compare_training(command: str, outputs: dict[str, Path], store_dir: Path) -> Comparison:
-    """A recomputed training entry's outputs (recomputed path -> stored file) against the
-    stored ones, by :mod:`entropic_bound.plumbing.trained_comparison`."""
+def compare_training(command: str, outputs: dict[str, Path]) -> Comparison:
+    """A recomputed training entry's outputs (recomputed path -> the job's output, a copy of
+    the entry's file) against the stored ones, by
+    :mod:`entropic_bound.plumbing.trained_comparison`."""
     results = []
     for ours, stored in outputs.items():
-        label = stored.name[65:]
-        if stored.name.endswith("_weights.npz") and command != "train-lm":
+        label = stored.name
+        if stored.suffix == ".npz" and command != "train-lm":
             results.append(compare_operators(weights_of(Path(ours)), weights_of(stored),
                                              label))
-        elif stored.name.endswith("_metrics.parquet") and command == "train-lm":
+        elif stored.name.endswith("metrics.parquet") and command == "train-lm":
             stored_metrics = read_parquet(stored)
             results.append(compare_lm_metrics(read_parquet(Path(ours)), stored_metrics,
-                                              lm_seed_metrics(store_dir, stored_metrics),
-                                              label))
-        elif stored.name.endswith("_metrics.parquet"):
+                                              lm_seed_metrics(stored_metrics), label))
+        elif stored.name.endswith("metrics.parquet"):
             results.append(compare_metrics(read_parquet(Path(ours)), read_parquet(stored),
                                            label))
     worst = max(results, key=lambda c: c.margin)
     return Comparison(worst.margin, worst.where, "; ".join(sorted({c.how for c in results})))
 
 
-def lm_seed_metrics(store_dir: Path, metrics: pd.DataFrame) -> pd.DataFrame:
-    """The metrics rows of every stored E6 cell of the same corpus and d_model (its seeds)."""
+def lm_seed_metrics(metrics: pd.DataFrame, root: str | os.PathLike[str] = NOTES
+                    ) -> pd.DataFrame:
+    """The metrics rows of every E6 cell of this run (its noted training jobs, their outputs
+    checked against their seals when fetched) of the same corpus and d_model: its seeds."""
     corpus, d_model = metrics["corpus"].iloc[0], int(metrics["d_model"].iloc[0])
     rows = []
-    for path in sorted(Path(store_dir).glob("*_metrics.parquet")):
-        frame = read_parquet(path)
+    for note in notes(root):
+        path = note["outputs"].get("metrics")
+        if note["rule"] != "train_lm_cells" or path is None:
+            continue
+        frame = read_parquet(Path(path))
         if {"corpus", "d_model", "val_loss"} <= set(frame.columns) and \
                 frame["corpus"].iloc[0] == corpus and int(frame["d_model"].iloc[0]) == d_model:
             rows.append(frame)
     return pd.concat(rows, ignore_index=True)
 
 
-def draw(candidates: dict[str, list[Path]], count: int, seed: int,
+def draw(candidates: dict[str, dict], count: int, seed: int,
          per_experiment: bool = False,
          budget_seconds: float | None = None) -> tuple[list[str], list[str]]:
-    """``count`` keys drawn with ``random.Random(seed)`` from the entries of this run (their
-    outputs linked under ``results/``: an entry another commit's run left is not drawn) whose
-    command needs no network, or ``count`` of each experiment's (in experiment order); and the
-    experiments left out.
+    """``count`` entries drawn with ``random.Random(seed)`` from the entries of this run's
+    noted jobs (entry -> note) whose command needs no network, or ``count`` of each
+    experiment's (in experiment order); and the experiments left out.
 
     With ``budget_seconds`` (of recorded job time, the record's ``s``), a training entry is
     preferred: experiments are taken cheapest training first (those with none, or none that
@@ -334,19 +325,18 @@ def draw(candidates: dict[str, list[Path]], count: int, seed: int,
     equal share of what is left of the budget, else its cheapest training entry if that fits
     what is left, else among its other entries likewise; an experiment none of whose entries
     fits is left out."""
-    commands = {key: _record(files)["argv"] for key, files in candidates.items()}
-    keys = sorted(k for k, argv in commands.items()
-                  if _command(argv) not in NETWORK_COMMANDS and _outputs(argv, candidates[k]))
+    commands = {key: note["argv"] for key, note in candidates.items()}
+    keys = sorted(k for k, argv in commands.items() if _command(argv) not in NETWORK_COMMANDS)
     rng = random.Random(seed)
     if not per_experiment:
         return rng.sample(keys, min(count, len(keys))), []
     groups: dict[str, list[str]] = {}
     for key in keys:
-        groups.setdefault(_experiment(commands[key]), []).append(key)
+        groups.setdefault(_experiment(candidates[key]), []).append(key)
     if budget_seconds is None:
         return [key for _, group in sorted(groups.items())
                 for key in rng.sample(group, min(count, len(group)))], []
-    cost = {key: float(_record(candidates[key]).get("s", 0.0)) for key in keys}
+    cost = {key: float(_record(candidates[key]).get("s", 0.0) or 0.0) for key in keys}
     training = {exp: [k for k in group if _command(commands[k]) in TRAINING_COMMANDS]
                 for exp, group in groups.items()}
     left = float(budget_seconds)
@@ -383,18 +373,18 @@ def draw(candidates: dict[str, list[Path]], count: int, seed: int,
 VerdictCheck = Callable[[list[str], dict[str, str], Path], tuple[str, int]]
 
 
-def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
+def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
           workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
           per_experiment: bool = False, budget_seconds: float | None = None,
           check: VerdictCheck | None = None) -> tuple[list[Outcome], list[str]]:
-    """Recompute ``count`` entries of the store (of each experiment's, with
+    """Recompute ``count`` entries of this run's noted stored jobs (of each experiment's, with
     ``per_experiment``, within ``budget_seconds`` of recorded cost where given), drawn by
     :func:`draw`, or the entries whose keys start with one of ``keys``, and compare each with
     the store (see the module's doc); with ``check``, run the verdict check on each recomputed
     entry. Returns the outcomes and the experiments left out."""
-    root = Path(store_dir)
-    candidates = {key: files for key, files in store.entries(root).items()
-                  if any(f.name.endswith(RECORD_SUFFIX) for f in files)}
+    candidates = {note["entry"]: note for note in notes(notes_dir)
+                  if note.get("keep") == "entry" and note.get("entry")
+                  and "record" in note["outputs"]}
     left_out: list[str] = []
     if keys:
         chosen = sorted(k for k in candidates if k.startswith(tuple(keys)))
@@ -403,17 +393,16 @@ def audit(store_dir: str | os.PathLike[str], count: int, seed: int,
         if left_out:
             log.info("audit: left out by the budget of %g s: %s", budget_seconds,
                      ", ".join(left_out))
-    log.info("audit: %d of %d entries with a record, drawn with seed %d: %s", len(chosen),
+    log.info("audit: %d of %d entries of this run, drawn with seed %d: %s", len(chosen),
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
         for key in chosen:
             scratch = Path(tmp) / key[:12]
-            outcome, recomputed = audit_entry(root, key, candidates[key], Path(workdir),
-                                              scratch)
+            outcome, recomputed = audit_entry(candidates[key], Path(workdir), scratch)
             if check is not None and recomputed:
                 outcome.verdict_check, outcome.verdicts_moved = check(
-                    _record(candidates[key])["argv"], recomputed, scratch / "readers")
+                    candidates[key]["argv"], recomputed, scratch / "readers")
             outcomes.append(outcome)
             log.log(logging.INFO if outcome.ok and not outcome.verdicts_moved
                     else logging.ERROR,

@@ -1,76 +1,53 @@
-"""The jobs of a run that read a file, found by their records, and rerunning one of them on
+"""The jobs of a run that read a file, found in this run's notes, and rerunning one of them on
 other inputs: what the audit's verdict check needs below a recomputed entry.
 
 Every job below a trained cell that turns it into evidence of a claim (the measures of E1-E5,
-stored, and E6's, which only assemble what training measured) writes a record
-(:mod:`entropic_bound.plumbing.job_record`) under ``results/benchmarks/``, its command line in
-``argv``. A reader of a file is a record whose command names that path; its outputs are the
-arguments of :data:`OUTPUT_FLAGS`, as every per-cell measure command names them.
+stored, and E6's, noted) goes through the store's wrapper, which notes the exact command the
+workflow gave it, its inputs and its outputs (:mod:`entropic_bound.store.notes`). A reader of a
+file is a noted job with that file among its inputs. Nothing here reads a store record.
 """
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-OUTPUT_FLAGS = ("--out",)
-RECORD_FLAG = "--record"
+from entropic_bound.store.notes import NOTES, notes
 
 
 def readers(paths: Iterable[str], made_by: list[str],
-            root: str | Path = "results/benchmarks") -> list[list[str]]:
-    """The command lines (``argv``) of the recorded jobs of this run that name one of
-    ``paths`` (as the workflow spells them, relative to the checkout) other than as an output,
-    besides the command ``made_by`` that made them."""
+            root: str | Path = NOTES) -> list[dict[str, Any]]:
+    """The notes of this run's jobs that read one of ``paths`` (as the workflow spells them),
+    besides the job whose command is ``made_by``."""
     wanted = set(paths)
-    found = []
-    for record in sorted(Path(root).rglob("*.json")):
-        try:
-            argv = json.loads(record.read_text()).get("argv")
-        except (OSError, ValueError, AttributeError):  # a benchmark of another format
-            continue
-        if not isinstance(argv, list) or argv == made_by:
-            continue
-        outputs = {argv[i + 1] for i, a in enumerate(argv[:-1]) if a in OUTPUT_FLAGS}
-        if wanted & (set(argv) - outputs):
-            found.append(argv)
-    return found
+    return [note for note in notes(root) if note["argv"] != made_by
+            and wanted & {p for ps in note["inputs"].values() for p in ps}]
 
 
-def rewritten(argv: list[str], substitute: dict[str, str],
+def rewritten(note: dict[str, Any], substitute: dict[str, str],
               scratch: Path) -> tuple[list[str], dict[str, str]]:
-    """The arguments of the recorded command ``argv`` (without its program name) with every
-    one that is a key of ``substitute`` replaced by its value, its outputs sent under
-    ``scratch`` and no record; and each output's path as the workflow spells it -> its new
-    file."""
-    args, made = [], {}
-    skip = False
-    for i, a in enumerate(argv[1:], start=1):
-        if skip:
-            skip = False
-        elif a == RECORD_FLAG:  # the rerun is the audit's, not a job of the run
-            skip = True
-        elif argv[i - 1] in OUTPUT_FLAGS:
-            made[a] = str(scratch / f"{len(made)}_{Path(a).name}")
-            args.append(made[a])
-        else:
-            args.append(substitute.get(a, a))
+    """The arguments of a noted job's command (without its program name) with every one that
+    is a key of ``substitute`` replaced by its value and its outputs sent under ``scratch``;
+    and each output's path as the workflow spells it -> its new file."""
+    made = {path: str(scratch / f"{name}_{Path(path).name}")
+            for name, path in sorted(note["outputs"].items())}
+    args = [made.get(a, substitute.get(a, a)) for a in note["argv"][1:]]
     return args, made
 
 
-def rerun(argv: list[str], substitute: dict[str, str], scratch: Path,
+def rerun(note: dict[str, Any], substitute: dict[str, str], scratch: Path,
           workdir: str | Path = ".", env: dict[str, str] | None = None) -> dict[str, str]:
-    """Run the recorded command ``argv`` as :func:`rewritten` rewrites it; returns each
-    output's path as the workflow spells it -> the new file. Raises ``RuntimeError`` with the
-    command's last line when it fails."""
+    """Run a noted job's command as :func:`rewritten` rewrites it; returns each output's path
+    as the workflow spells it -> the new file. Raises ``RuntimeError`` with the command's last
+    line when it fails."""
     scratch.mkdir(parents=True, exist_ok=True)
-    args, made = rewritten(argv, substitute, scratch)
+    args, made = rewritten(note, substitute, scratch)
     failure = run_command(args, workdir, env)
     if failure:
-        raise RuntimeError(f"{' '.join(argv[:2])} failed {failure}")
+        raise RuntimeError(f"{' '.join(note['argv'][:2])} failed {failure}")
     return made
 
 

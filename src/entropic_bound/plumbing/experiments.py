@@ -21,6 +21,8 @@ RULE_EXPERIMENT = {**dict.fromkeys(["fetch_corpus", "tokenize_corpus", "corpus_s
                                     "audit_store"], "report")}
 # e<k> or table<k> (Table k is experiment Ek), alone or as a word of a rule's name
 _EXPERIMENT = re.compile(r"(?:^|_)(?:e|table)(\d+)(?:_|$)")
+# the experiments whose claims read trained cells (E4 estimates from data alone)
+TRAINED_EXPERIMENTS = ("e1", "e2", "e3", "e5", "e6")
 # where every job's cost record lies: results/benchmarks/<rule>/<wildcards...>.<tsv|json>
 BENCHMARKS = "benchmarks"
 

@@ -23,8 +23,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from entropic_bound.plumbing import store
-
 # What a copy of the workflow needs (tests/conftest.py copies the same)
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
                   "report/templates", "requirements.lock", "corpora.lock.json"]
@@ -38,13 +36,16 @@ CELL = re.compile(r"results/cells/(e\d)/(.+)/s(\d+)\.npz$")
 def training_cells(store_dir: str | Path) -> pd.DataFrame:
     """Every training entry of the store: its key, experiment, cell (the path below
     ``results/cells/<exp>/`` without the seed), seed, recorded seconds and CPU."""
+    from entropic_bound.store.layout import Store
+    from entropic_bound.store.maintenance import record_of
+
     rows = []
-    for key, files in store.entries(store_dir).items():
-        record = next((f for f in files if f.name.endswith("_record.json")), None)
-        if record is None:
+    store = Store(store_dir)
+    for key in sorted(store.listing().seals):
+        r = record_of(store, key)  # data: the cell its command names, its cost and machine
+        argv = r.get("argv") if isinstance(r.get("argv"), list) else []
+        if len(argv) < 2:
             continue
-        r = json.loads(record.read_text())
-        argv = r["argv"]
         cell = next((m for a in argv if (m := CELL.search(a))), None)
         if cell is None or argv[1] not in {c for c, _ in GROUPS.values()}:
             continue
@@ -83,30 +84,30 @@ def choose(cells: pd.DataFrame, experiments: list[str]) -> pd.DataFrame:
     return pd.concat(chosen, ignore_index=True)
 
 
-# a training entry's files (their suffix in the store) and the same output under results/
-ENTRY_OUTPUTS = {"_weights.npz": ".npz", "_metrics.parquet": ".metrics.parquet",
-                 "_trajectory.parquet": ".trajectory.parquet"}
+# a training cell's outputs under results/
+ENTRY_OUTPUTS = (".npz", ".metrics.parquet", ".trajectory.parquet")
 
 
 def entry_comparisons(cells: pd.DataFrame, work: str | Path,
-                      store_dir: str | Path) -> pd.DataFrame:
+                      results: str | Path = "results") -> pd.DataFrame:
     """Each recomputed cell (its outputs under ``work``'s ``results/cells/``) against its
-    stored entry by the audit's comparison of a training entry across kernel classes
+    stored entry (this checkout's run's outputs of the cell under ``results``: copies of the
+    entry's files, checked against its seal when they were fetched) by the audit's
+    comparison of a training entry across kernel classes
     (:func:`entropic_bound.plumbing.audit.compare_training`): ``margin`` (the largest
     difference over its tolerance, <= 1 agrees), ``where`` and ``comparison``."""
     from entropic_bound.plumbing.audit import compare_training
 
-    entries = store.entries(store_dir)
     rows = []
     for cell in cells.itertuples():
-        base = f"{work}/results/cells/{cell.experiment}/{cell.cell}/s{cell.seed}"
-        outputs = {base + ext: f for f in entries[cell.key]
-                   for suffix, ext in ENTRY_OUTPUTS.items() if f.name.endswith(suffix)}
-        if not all(Path(ours).exists() for ours in outputs):
+        rel = f"cells/{cell.experiment}/{cell.cell}/s{cell.seed}"
+        outputs = {f"{work}/results/{rel}{ext}": Path(results) / f"{rel}{ext}"
+                   for ext in ENTRY_OUTPUTS if (Path(results) / f"{rel}{ext}").exists()}
+        if not outputs or not all(Path(ours).exists() for ours in outputs):
             rows.append({"key": cell.key, "margin": np.nan, "where": "not recomputed",
                          "comparison": ""})
             continue
-        judged = compare_training(GROUPS[cell.experiment][0], outputs, Path(store_dir))
+        judged = compare_training(GROUPS[cell.experiment][0], outputs)
         rows.append({"key": cell.key, "margin": judged.margin, "where": judged.where,
                      "comparison": judged.how})
     return pd.DataFrame(rows, columns=["key", "margin", "where", "comparison"])
@@ -192,46 +193,6 @@ def reading_moves(published: dict[str, pd.DataFrame],
         f"{name}: {v} -> {after.get(cid, {}).get(name, 'absent')}" for name, v in names.items()
         if after.get(cid, {}).get(name) != v)} for cid, names in before.items()],
         columns=["id", "readings", "readings_moved"])
-
-
-def machine_firmness(claims: pd.DataFrame, study: str | Path) -> pd.Series:
-    """Each claim's verdict across machines, from a published study (its ``claims.csv`` and
-    ``study.json``): held or moved where its experiment's cells were recomputed, else not
-    studied (and none at all without a study)."""
-    folder = Path(study)
-    if not (folder / "study.json").is_file():
-        return pd.Series("no machine study", index=claims.index)
-    study_record = json.loads((folder / "study.json").read_text())
-    studied = {e.upper() for e in study_record["experiments"]}
-    moved = pd.read_csv(folder / "claims.csv").set_index("id")
-    cpu = study_record["recomputed_on"]["cpu_model"]
-    where = (f"{study_record['cells']} cells of {', '.join(sorted(studied))} recomputed on {cpu}"
-             + (f" ({', '.join(f'{k}={v}' for k, v in study_record['kernel_env'].items())})"
-                if study_record["kernel_env"] else ""))
-
-    def readings(cid: str) -> str:
-        """What the study says of the claim's other readings (studies before readings were
-        compared have no such column)."""
-        if "readings" not in moved.columns or not moved.loc[cid, "readings"] > 0:
-            return ""
-        changed = moved.loc[cid, "readings_moved"]
-        return (f"; a reading MOVES: {changed}" if isinstance(changed, str) and changed
-                else "; so does each other reading")
-
-    def one(row) -> str:
-        if row["experiment"].lower() not in GROUPS:
-            return ("not studied: it reads no trained cell (the study recomputes training; "
-                    "the audit compares its estimates elementwise)")
-        if row["experiment"] not in studied:
-            return "not studied (its cells were not recomputed on another machine)"
-        if row["id"] not in moved.index:
-            return f"not in the study ({where})"
-        if moved.loc[row["id"], "moved"]:
-            return (f"MOVES to {moved.loc[row['id'], 'verdict_study']} ({where})"
-                    + readings(row["id"]))
-        return f"holds ({where})" + readings(row["id"])
-
-    return claims.apply(one, axis=1)
 
 
 def study_section(folder: str | Path):

@@ -87,20 +87,30 @@ def run_info(benchmarks: str | Path = "results/benchmarks",
     }
 
 
+TEMPLATES = "report/templates"  # relative to the checkout the report is rendered in
+
+
 def render_report(table_paths: list[str], claims_path: str, templates: str, markdown_out: str,
                   html_out: str, params: dict, paper_config: str | None = None,
                   schema: str | None = None, captions: str | None = None,
                   machine_study: str | None = None) -> None:
-    """Render ``report.md.j2`` and ``report.html.j2`` from ``templates`` with one context;
+    """Render ``report.md.j2`` and ``report.html.j2`` from ``templates`` (the checkout's
+    ``report/templates`` and no other folder: :data:`TEMPLATES`) with one context, in Jinja's
+    sandbox (a template reaches no attribute that runs code);
     each section's figure is also written as ``<table>.png`` beside the HTML. Where the run's
     effective settings differ from ``paper_config`` (config.yaml with the ``schema``'s
     defaults), the report lists them at the top. Figure captions are the ones Snakemake's
     ``report()`` shows, read from ``captions``/figure_<table>.rst (one text for both). With
     ``machine_study`` (a published study's folder), a section on it
     (:func:`entropic_bound.reporting.machine_study.study_section`)."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+    from jinja2 import FileSystemLoader, StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
 
     from entropic_bound.reporting.machine_study import study_section
+
+    if Path(templates).resolve() != Path(TEMPLATES).resolve():
+        raise SystemExit(f"render-report: --templates {templates}: expected {TEMPLATES}, the "
+                         "checkout's report templates (no other folder is rendered)")
 
     tables = load_tables(table_paths)
     sections = [build(tables) for key, build in SECTIONS if key in tables]
@@ -127,7 +137,7 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     checks = everything[everything["kind"] != CLAIM]
     differs = settings_diff(params, effective_config(paper_config, schema) if paper_config
                             else params)
-    env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
+    env = SandboxedEnvironment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
                       autoescape=False, trim_blocks=True, lstrip_blocks=True)
     context = {
         "sections": sections, "claims": claims, "checks": checks,

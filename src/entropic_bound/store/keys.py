@@ -16,14 +16,15 @@ definition can never meet an old key):
   content-addressed derivations), where Snakemake's own provenance hash chains through every
   upstream job's hash instead. One exception: the output of a rule *keyed by job* (the teacher
   arrays, whose bytes depend on the CPU's BLAS kernels) enters as ``key:`` and the key of the
-  job that made it (:mod:`entropic_bound.plumbing.store_cache`), so the keys below it are the
+  job that made it (:func:`job_key`, from its job's manifest), so the keys below it are the
   same on every machine.
 
 Why this is sound: the job's result is a function of the command it runs (shell text and
 params), the code it imports (whose behaviour the syntax tree fixes: a docstring is an
 expression statement that evaluates to a constant, and no code here reads ``__doc__``), and the
-bytes it reads. Reading upstream outputs by content needs them to exist: a dry run predicts
-them (``plumbing.store_cache``), a run computes keys only once they exist.
+bytes it reads. Reading upstream outputs by content needs them to exist: a plan predicts
+them (:mod:`entropic_bound.store.plan`), a job computes its key only once they exist
+(:mod:`entropic_bound.store.job`).
 """
 
 from __future__ import annotations
@@ -32,9 +33,13 @@ import ast
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from entropic_bound.plumbing.digests import sha256_file
+
+
+class UnknownInput(Exception):
+    """An input whose digest cannot be known yet (a plan, before its upstream job runs)."""
 
 SCHEME = "entropic-bound store key 1"
 
@@ -96,3 +101,19 @@ def store_key(shellcmd: str, params: Mapping[str, object],
     for line in sorted(f"{name}:{digest}" for name, digest in inputs):
         h.update(f"{line}\n".encode())
     return h.hexdigest()
+
+
+def job_key(manifest: Mapping, digest: Callable[[str], str], software: bytes = b"") -> str:
+    """The key of the job a manifest describes (:mod:`entropic_bound.store.manifest`): its
+    command as written, its params, and each input's digest, ``digest(path)`` (the file's, or
+    a prediction), except an input keyed by job, which enters as ``key:`` and the key of the
+    job that made it. ``digest`` may raise :class:`UnknownInput`."""
+    keyed = manifest.get("keyed") or {}
+    inputs = []
+    for name, paths in manifest["inputs"].items():
+        for path in paths:
+            if name in keyed:
+                inputs.append((name, "key:" + job_key(keyed[name], digest)))
+            else:
+                inputs.append((name, digest(path)))
+    return store_key(manifest["command"], manifest["params"], inputs, software)

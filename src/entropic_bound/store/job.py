@@ -1,0 +1,161 @@
+"""``entropic-bound store run MANIFEST -- COMMAND``: one job through the store, as ccache
+wraps a compiler.
+
+Every stored rule's shell command goes through this wrapper (``workflow/rules/common.smk``),
+which knows the exact command and the job's outputs from its manifest
+(:mod:`entropic_bound.store.manifest`) and meets Snakemake through nothing but the shell
+command Snakemake runs. For a job the store keeps (``keep: entry``):
+
+1. the key, from the manifest and the inputs' bytes as they are now
+   (:func:`entropic_bound.store.keys.job_key`);
+2. a **hit**: the entry that serves the key (itself or its alias's target) is read file by
+   file, each checked against its seal as it is read, its record's command compared with this
+   job's command, and copied to the job's outputs (a copy, so that a result never changes
+   with a shared store afterwards). An entry that fails any of these is set aside to
+   ``results/quarantine/store`` with one line, and the job computed;
+3. a **miss**: the key's lock (:mod:`entropic_bound.store.lock`), a second look, then the
+   command, run as its argument list (no shell), and its outputs stored and sealed under the
+   key.
+
+A hit imports neither numpy nor torch. ``keep: realisation`` runs the command and records its
+outputs' digests for plans; ``keep: note`` only runs it. Every job leaves its note
+(:mod:`entropic_bound.store.notes`). Nothing read from the store is ever executed or used as a
+path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from entropic_bound.store import layout
+from entropic_bound.store.files import Refused, write_outside
+from entropic_bound.store.keys import file_digest, job_key
+from entropic_bound.store.layout import RECORD, Store
+from entropic_bound.store.lock import key_lock
+from entropic_bound.store.manifest import parse
+from entropic_bound.store.notes import write_note
+
+# the conda environment's own variable (envs/entropic-bound.yaml): the job runs in the
+# environment Snakemake deployed, whose definition and lock enter the key as its software
+CONDA_VARIABLE = "ENTROPIC_BOUND_CONDA_ENV"
+SOFTWARE_FILES = ("envs/entropic-bound.yaml", "requirements.lock")
+
+
+def say(line: str) -> None:
+    print(f"store: {line}", file=sys.stderr, flush=True)
+
+
+def software() -> bytes:
+    """The software a job's key names: the conda environment's definition and lock where the
+    job runs in the one Snakemake deployed from them (``--sdm conda``), else nothing."""
+    if not os.environ.get(CONDA_VARIABLE):
+        return b""
+    return b"".join(Path(name).read_bytes() for name in SOFTWARE_FILES)
+
+
+def digest_input(path: str) -> str:
+    if not os.path.isfile(path):
+        raise Refused(f"{path}: the input of a stored job is missing")
+    return file_digest(path)
+
+
+def first_difference(ours: list[str], theirs: list[str]) -> str:
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            return f"argument {i} is {b[:60]!r}, this job's {a[:60]!r}"
+    return f"{len(theirs)} arguments, this job's {len(ours)}"
+
+
+def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
+          refused: list[str]) -> str | None:
+    """Copy the entry that serves ``key`` to the job's outputs; its name, or None on a miss.
+    An entry that fails its seal or whose record names another command is set aside; each
+    refusal is said and appended to ``refused`` (the note keeps it for the end of the run)."""
+    try:
+        entry = store.resolve(key)
+    except Refused as err:
+        refused.append(f"{store}/{err}; {manifest['rule']} computed")
+        say(refused[-1])
+        return None
+    if entry is None:
+        return None
+    try:
+        seal = store.seal(entry)
+        suffixes = {name: layout.output_suffix(name, path)
+                    for name, path in manifest["outputs"].items()}
+        if set(seal) != set(suffixes.values()):
+            raise Refused(f"its seal lists {sorted(seal)}, the job's outputs are "
+                          f"{sorted(suffixes.values())}")
+        contents = {name: store.read_verified(entry, suffix, seal[suffix])
+                    for name, suffix in suffixes.items()}
+        record_name = next((n for n, s in suffixes.items() if s == RECORD), None)
+        if record_name is not None:
+            recorded = json.loads(contents[record_name]).get("argv")
+            if recorded != argv:
+                raise Refused("its record ran another command than this job's ("
+                              + (first_difference(argv, recorded) if isinstance(recorded, list)
+                                 else "no argv") + "): an entry under another job's key")
+    except (Refused, FileNotFoundError, ValueError) as err:
+        refused.append(f"entry {store}/{entry} set aside to {layout.QUARANTINE} and "
+                       f"recomputed: {err}")
+        say(refused[-1])
+        store.set_aside(entry, Path(layout.QUARANTINE))
+        return None
+    for name, path in manifest["outputs"].items():
+        write_outside(path, contents[name])
+    return entry
+
+
+def compute(argv: list[str]) -> int:
+    """Run the job's command as an argument list, its output to this process's."""
+    return subprocess.call(argv)
+
+
+def run(manifest_text: str, argv: list[str]) -> int:
+    """The job of ``manifest_text`` whose command is ``argv`` (module doc); its exit code."""
+    manifest = parse(manifest_text)
+    if not argv:
+        raise Refused("store run: the job's command is missing after --")
+    keep = manifest["keep"]
+    key = job_key(manifest, digest_input, software())
+    note = {"rule": manifest["rule"], "keep": keep, "key": key, "entry": None,
+            "fetched": False, "argv": argv, "inputs": manifest["inputs"],
+            "outputs": manifest["outputs"], "refused": []}
+    if keep == "entry":
+        store = Store(manifest["store"])
+        entry = fetch(store, key, manifest, argv, note["refused"])
+        if entry is None:
+            with key_lock(store.path, key):
+                entry = fetch(store, key, manifest, argv, note["refused"])
+                if entry is None:
+                    say(f"key {key[:12]} not stored: computing {manifest['rule']}")
+                    start = time.time()
+                    code = compute(argv)
+                    if code:
+                        return code
+                    store.write_entry(key, {
+                        layout.output_suffix(name, path): Path(path).read_bytes()
+                        for name, path in manifest["outputs"].items()})
+                    say(f"stored under key {key[:12]} ({time.time() - start:.1f} s)")
+                    entry = key
+                    note["entry"] = entry
+                    write_note(note)
+                    return 0
+        say(f"fetched {manifest['rule']} from entry {entry[:12]} (key {key[:12]})")
+        note.update(entry=entry, fetched=True)
+        write_note(note)
+        return 0
+    code = compute(argv)
+    if code:
+        return code
+    if keep == "realisation":
+        Store(manifest["store"]).write_realisation(
+            key, {name: file_digest(path) for name, path in manifest["outputs"].items()})
+    write_note(note)
+    return 0

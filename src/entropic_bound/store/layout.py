@@ -1,0 +1,349 @@
+"""The store's folder: which names it holds, what each must contain, and the operations on
+whole entries (check, set aside, list what is unused, prune).
+
+The only names the store reads (anything else is never opened, and ``store check`` names it):
+
+* ``<key><suffix>``: a file of entry ``key`` (64 lowercase hex digits), ``suffix`` one of the
+  declared :data:`SUFFIXES` (``_<output name><extension>``, Snakemake's naming of a job's
+  named outputs);
+* ``<key>.sha256``, the **seal**, written last: one ``<sha256>  <key><suffix>`` line per file
+  of the entry, every name the entry's own key and a declared suffix, none twice, at least
+  one. Files without a valid seal are not an entry (an interrupted writer's): nothing reads
+  them;
+* ``<key>.alias``: 64 hex digits, the entry that serves ``key`` (entries stored under an older
+  key keep their names, so git moves no bytes);
+* ``realisations/<key>.json``: the digests, by output name, of a cheap job that is not stored
+  (the corpora's tokens) as made under ``key``, so a plan can predict the keys below it;
+* ``.locks/<key>`` (never committed), ``README.md``, and writers' temporary files
+  (:data:`entropic_bound.store.files.TEMPORARY`).
+
+A link anywhere in the store is refused, never followed (:mod:`entropic_bound.store.files`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from entropic_bound.store import files
+from entropic_bound.store.files import Refused
+
+KEY = re.compile(r"[0-9a-f]{64}")
+SEAL = ".sha256"
+ALIAS = ".alias"
+REALISATIONS = "realisations"
+LOCKS = ".locks"
+README = "README.md"
+QUARANTINE = "results/quarantine/store"  # relative to the workflow's directory
+# the outputs of the stored rules, as Snakemake names a named output: _<name><extension>
+SUFFIXES = frozenset({"_weights.npz", "_metrics.parquet", "_trajectory.parquet",
+                      "_measures.parquet", "_estimates.parquet", "_record.json", "_text.txt",
+                      "_provenance.json"})
+RECORD = "_record.json"
+
+
+def is_key(text: str) -> bool:
+    return KEY.fullmatch(text) is not None
+
+
+def output_suffix(name: str, path: str) -> str:
+    """The entry suffix of a job's output ``name`` written to ``path``; refused where it is
+    not declared in :data:`SUFFIXES`."""
+    suffix = f"_{name}{PurePosixPath(path).suffix}"
+    if suffix not in SUFFIXES:
+        raise Refused(f"output {name} ({path}): its store suffix {suffix} is not declared in "
+                      "entropic_bound.store.layout.SUFFIXES")
+    return suffix
+
+
+def split(name: str) -> tuple[str, str] | None:
+    """``(key, rest)`` of a store file name that starts with a key, else None."""
+    if len(name) > 64 and is_key(name[:64]):
+        return name[:64], name[64:]
+    return None
+
+
+@dataclass
+class Listing:
+    """What the store folder holds, by name (nothing read but the folder)."""
+
+    files: dict[str, list[str]] = field(default_factory=dict)  # key -> suffixes present
+    seals: set[str] = field(default_factory=set)
+    aliases: set[str] = field(default_factory=set)
+    unexpected: list[str] = field(default_factory=list)  # "name: why"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An entry that failed its check, and why."""
+
+    key: str
+    reason: str
+
+    def line(self, store: str | os.PathLike[str]) -> str:
+        return f"{store}/{self.key}: {self.reason}"
+
+
+class Store:
+    """The store folder at ``path`` (module doc)."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def listing(self) -> Listing:
+        found = Listing()
+        if not self.path.is_dir():
+            return found
+        with files.folder(self.path) as top:
+            for name in sorted(os.listdir(top)):
+                what = files.kind(top, name)
+                parts = split(name)
+                if what == "link":
+                    found.unexpected.append(f"{name}: is a link (refused, never followed)")
+                elif ((name in (REALISATIONS, LOCKS) and what == "folder")
+                      or name == README or name.startswith(files.TEMPORARY)):
+                    continue
+                elif what != "file" or parts is None:
+                    found.unexpected.append(f"{name}: not a store name (never read)")
+                elif parts[1] == SEAL:
+                    found.seals.add(parts[0])
+                elif parts[1] == ALIAS:
+                    found.aliases.add(parts[0])
+                elif parts[1] in SUFFIXES:
+                    found.files.setdefault(parts[0], []).append(parts[1])
+                else:
+                    found.unexpected.append(f"{name}: an undeclared suffix (never read)")
+            for sub in (REALISATIONS, LOCKS):
+                if files.kind(top, sub) != "folder":
+                    continue
+                fd = files.subfolder(top, sub)
+                try:
+                    for name in sorted(os.listdir(fd)):
+                        if files.kind(fd, name) == "link":
+                            found.unexpected.append(f"{sub}/{name}: is a link (refused)")
+                finally:
+                    os.close(fd)
+        return found
+
+    # seals and entries
+
+    def seal(self, key: str) -> dict[str, str]:
+        """Suffix -> sha256 of entry ``key``'s files, from its seal; :class:`Refused` for a
+        seal that is empty or names anything but the entry's own declared files."""
+        with files.folder(self.path) as top:
+            text = files.read(top, f"{key}{SEAL}").decode("utf-8", "replace")
+        listed: dict[str, str] = {}
+        for line in text.splitlines():
+            digest, _, name = line.partition("  ")
+            parts = split(name)
+            if (not is_key(digest) or parts is None or parts[0] != key
+                    or parts[1] not in SUFFIXES or parts[1] in listed):
+                raise Refused(f"{key}{SEAL}: the line {line[:100]!r} is not "
+                              f"'<sha256>  {key}<declared suffix>' (once each)")
+            listed[parts[1]] = digest
+        if not listed:
+            raise Refused(f"{key}{SEAL}: empty; a seal lists every file of its entry")
+        return listed
+
+    def read_verified(self, key: str, suffix: str, digest: str) -> bytes:
+        """The bytes of entry ``key``'s file ``suffix``, read once and checked against
+        ``digest`` (its seal's); :class:`Refused` where they differ."""
+        with files.folder(self.path) as top:
+            data = files.read(top, f"{key}{suffix}")
+        actual = files.sha256(data)
+        if actual != digest:
+            raise Refused(f"{key}{suffix} has sha256 {actual[:12]}..., its seal says "
+                          f"{digest[:12]}...")
+        return data
+
+    def check_entry(self, key: str) -> str | None:
+        """Why entry ``key`` fails (its seal, a file), or None when every file matches."""
+        try:
+            for suffix, digest in sorted(self.seal(key).items()):
+                self.read_verified(key, suffix, digest)
+        except FileNotFoundError as err:
+            return f"{os.path.basename(err.filename or '') or 'a file'} is missing"
+        except Refused as err:
+            return str(err)
+        return None
+
+    def is_sealed(self, key: str) -> bool:
+        """Whether ``key`` has a seal that names its own files (the files not yet read)."""
+        try:
+            self.seal(key)
+        except (FileNotFoundError, Refused):
+            return False
+        return True
+
+    def alias(self, key: str) -> str | None:
+        """The entry alias ``key`` names; None where there is no alias; :class:`Refused`
+        where it names anything but a key."""
+        try:
+            with files.folder(self.path) as top:
+                text = files.read(top, f"{key}{ALIAS}").decode("utf-8", "replace").strip()
+        except FileNotFoundError:
+            return None
+        if not is_key(text):
+            raise Refused(f"{key}{ALIAS}: {text[:80]!r} is not a key (64 hex digits)")
+        return text
+
+    def resolve(self, key: str) -> str | None:
+        """The sealed entry that serves ``key``: itself, or its alias's target; None."""
+        if not is_key(key):
+            raise Refused(f"{key[:80]!r} is not a key (64 hex digits)")
+        if self.is_sealed(key):
+            return key
+        target = self.alias(key)
+        return target if target is not None and self.is_sealed(target) else None
+
+    def aliases(self) -> dict[str, str]:
+        """Key -> the entry it names, for every alias with a valid target name."""
+        found = {}
+        for key in sorted(self.listing().aliases):
+            try:
+                target = self.alias(key)
+            except Refused:
+                continue
+            if target is not None:
+                found[key] = target
+        return found
+
+    def write_entry(self, key: str, contents: dict[str, bytes]) -> None:
+        """Store entry ``key``: each suffix's bytes, durably, then its seal (last)."""
+        if not is_key(key) or not contents or not set(contents) <= SUFFIXES:
+            raise Refused(f"entry {key[:80]!r}: a key and declared suffixes are expected")
+        with files.folder(self.path, create=True) as top:
+            for suffix, data in sorted(contents.items()):
+                files.write(top, f"{key}{suffix}", data)
+            seal = "".join(f"{files.sha256(data)}  {key}{suffix}\n"
+                           for suffix, data in sorted(contents.items()))
+            files.write(top, f"{key}{SEAL}", seal.encode())
+
+    def write_alias(self, key: str, entry: str) -> None:
+        if not (is_key(key) and is_key(entry)):
+            raise Refused(f"alias {key[:80]!r} -> {entry[:80]!r}: two keys are expected")
+        with files.folder(self.path, create=True) as top:
+            files.write(top, f"{key}{ALIAS}", f"{entry}\n".encode())
+
+    # realisations
+
+    def realisation(self, key: str) -> dict[str, str]:
+        """Output name -> sha256 of the cheap job realised under ``key`` ({} if none or not a
+        flat object of hex digests)."""
+        try:
+            with files.folder(self.path) as top:
+                fd = files.subfolder(top, REALISATIONS)
+                try:
+                    made = json.loads(files.read(fd, f"{key}.json"))
+                finally:
+                    os.close(fd)
+        except (FileNotFoundError, ValueError):
+            return {}
+        if not (isinstance(made, dict) and all(isinstance(v, str) and is_key(v)
+                                               for v in made.values())):
+            raise Refused(f"{REALISATIONS}/{key}.json: expected output name -> sha256")
+        return made
+
+    def write_realisation(self, key: str, digests: dict[str, str]) -> None:
+        """Record what a cheap job made under ``key``; an existing record is kept (the first
+        realisation predicts; nothing is ever fetched by a prediction)."""
+        if not is_key(key):
+            raise Refused(f"realisation {key[:80]!r}: a key is expected")
+        with files.folder(self.path, create=True) as top:
+            fd = files.subfolder(top, REALISATIONS, create=True)
+            try:
+                if files.kind(fd, f"{key}.json") is None:
+                    text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
+                    files.write(fd, f"{key}.json", text.encode())
+            finally:
+                os.close(fd)
+
+    def realisations(self) -> list[str]:
+        folder = self.path / REALISATIONS
+        if not folder.is_dir() or folder.is_symlink():
+            return []
+        return sorted(n[:-5] for n in os.listdir(folder) if n.endswith(".json")
+                      and is_key(n[:-5]))
+
+    # whole-store operations
+
+    def check(self, quarantine: str | os.PathLike[str] | None = None) -> list[Problem]:
+        """Verify every sealed entry against its seal; move each failing one (the files its
+        seal and the declared suffixes name) into ``quarantine`` where one is given."""
+        problems = []
+        for key in sorted(self.listing().seals):
+            reason = self.check_entry(key)
+            if reason is None:
+                continue
+            problems.append(Problem(key, reason))
+            if quarantine is not None:
+                self.set_aside(key, Path(quarantine))
+        return problems
+
+    def set_aside(self, key: str, quarantine: Path) -> None:
+        """Move entry ``key``'s files (by name: the key and each declared suffix, its seal)
+        out of the store into ``quarantine``; links and other names are never touched."""
+        if not is_key(key):
+            raise Refused(f"{key[:80]!r} is not a key")
+        quarantine.mkdir(parents=True, exist_ok=True)
+        with files.folder(self.path) as top, files.folder(quarantine) as aside:
+            for suffix in sorted(SUFFIXES | {SEAL}):
+                name = f"{key}{suffix}"
+                if files.kind(top, name) == "file":
+                    os.rename(name, name, src_dir_fd=top, dst_dir_fd=aside)
+
+    def unused(self, used: Iterable[str]) -> list[str]:
+        """Entries, aliases and realisations that serve no key in ``used``."""
+        keep = set(used)
+        aliases = self.aliases()
+        served = {entry for key, entry in aliases.items() if key in keep}
+        listing = self.listing()
+        return sorted([key for key in listing.seals if key not in keep | served]
+                      + [f"{key}{ALIAS}" for key in aliases if key not in keep]
+                      + [f"{REALISATIONS}/{key}.json" for key in self.realisations()
+                         if key not in keep])
+
+    def leftovers(self) -> list[str]:
+        """What no run reads: unsealed files, seals that fail to parse, aliases whose entry is
+        gone, writers' temporary files."""
+        listing = self.listing()
+        sealed = {key for key in listing.seals if self.is_sealed(key)}
+        aliases = self.aliases()
+        found = [f"{key}{suffix}" for key, suffixes in listing.files.items()
+                 if key not in sealed for suffix in suffixes]
+        found += [f"{key}{SEAL}" for key in listing.seals - sealed]
+        found += [f"{key}{ALIAS}" for key in listing.aliases
+                  if aliases.get(key) not in sealed]
+        if self.path.is_dir():
+            found += [n for n in os.listdir(self.path) if n.startswith(files.TEMPORARY)]
+        return sorted(found)
+
+    def prune(self, names: Iterable[str]) -> int:
+        """Remove the entries, aliases and realisations ``names`` (as :meth:`unused` names
+        them) and every leftover; returns the bytes freed."""
+        freed = self._remove(names)
+        return freed + self._remove(self.leftovers())  # aliases left dangling go too
+
+    def _remove(self, names: Iterable[str]) -> int:
+        freed = 0
+        with files.folder(self.path) as top:
+            for name in names:
+                if name.startswith(f"{REALISATIONS}/"):
+                    fd = files.subfolder(top, REALISATIONS)
+                    try:
+                        freed += files.remove(fd, name.split("/", 1)[1])
+                    finally:
+                        os.close(fd)
+                elif is_key(name):
+                    for suffix in sorted(SUFFIXES | {SEAL}):
+                        freed += files.remove(top, f"{name}{suffix}")
+                elif "/" not in name:
+                    freed += files.remove(top, name)
+        return freed

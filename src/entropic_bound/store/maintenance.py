@@ -1,0 +1,126 @@
+"""``entropic-bound store check | seal | unused | rekeys``: the store's housekeeping."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from entropic_bound.plumbing.experiments import experiment_of, experiment_of_record
+from entropic_bound.store import files
+from entropic_bound.store.layout import RECORD, SEAL, Store
+from entropic_bound.store.plan import Plan, ledger
+
+log = logging.getLogger("entropic_bound")
+
+
+def seal(store: Store) -> list[str]:
+    """Seal every unsealed entry (files copied in by hand); returns their keys."""
+    listing = store.listing()
+    done = []
+    with files.folder(store.path) as top:
+        for key, suffixes in sorted(listing.files.items()):
+            if key in listing.seals:
+                continue
+            lines = "".join(f"{files.sha256(files.read(top, f'{key}{s}'))}  {key}{s}\n"
+                            for s in sorted(suffixes))
+            files.write(top, f"{key}{SEAL}", lines.encode())
+            done.append(key)
+    return done
+
+
+def check(store: Store, set_aside: str | None) -> int:
+    """Check every sealed entry and name every file that is not the store's; 1 on a failure."""
+    listing = store.listing()
+    for line in listing.unexpected:
+        log.error("%s/%s", store, line)
+    problems = store.check(set_aside)
+    for problem in problems:
+        log.error("%s%s", problem.line(store), f" (moved to {set_aside})" if set_aside else "")
+    log.info("%d entries checked in %s, %d failed, %d names refused", len(listing.seals),
+             store, len(problems), len(listing.unexpected))
+    return 1 if problems or listing.unexpected else 0
+
+
+def record_of(store: Store, entry: str) -> dict:
+    """The entry's record (its cost and command, as data), checked against its seal; {} where
+    it has none or it fails."""
+    try:
+        data = store.read_verified(entry, RECORD, store.seal(entry)[RECORD])
+        record = json.loads(data)
+    except (KeyError, OSError, ValueError, files.Refused):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def rekeys(store: Store, snakemake_args: list[str]) -> None:
+    """Print, per experiment, the DAG's stored jobs that the store serves, those to compute,
+    those unknown until their upstream jobs run, and the entries no job finds any more (an
+    entry whose record writes the outputs of a job whose key is unknown is not counted as
+    re-keyed: it may still be that job's)."""
+    plan = Plan(ledger(snakemake_args), store.path)
+    rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    waiting = set()
+    for job in plan.stored_jobs():
+        outputs = job["manifest"]["outputs"]
+        exp = experiment_of(job["rule"], list(Path(min(outputs.values())).parts))
+        key = plan.key(job)
+        kind = "fetched" if plan.entry(job) else ("unknown" if key is None else "to compute")
+        rows[exp][kind] += 1
+        if key is None:
+            waiting |= set(outputs.values())
+    listing = store.listing()
+    rekeyed = []
+    for name in store.unused(plan.in_use()):
+        if name not in listing.seals:
+            continue
+        record = record_of(store, name)
+        argv = record.get("argv") if isinstance(record.get("argv"), list) else []
+        if waiting & set(map(str, argv)):
+            continue  # perhaps the entry of a job whose key is not known yet
+        rekeyed.append(name)
+        exp = (experiment_of_record(str(argv[argv.index("--record") + 1]))
+               if "--record" in argv[:-1] else "other")
+        rows[exp]["re-keyed"] += 1
+        rows[exp]["re-keyed job-hours"] += float(record.get("s", 0) or 0) / 3600
+    columns = ["fetched", "to compute", "unknown", "re-keyed", "re-keyed job-hours"]
+    total = {c: sum(r[c] for r in rows.values()) for c in columns}
+
+    def line(name: str, counts: dict[str, float]) -> str:
+        return f"{name:<11}" + "".join(f"{counts[c]:>20.2f}" if "hours" in c
+                                       else f"{int(counts[c]):>20}" for c in columns)
+
+    print(f"{'experiment':<11}" + "".join(f"{c:>20}" for c in columns))
+    for exp in sorted(rows):
+        print(line(exp, rows[exp]))
+    print(line("all", total))
+    print(f"{len(rekeyed)} of {len(listing.seals)} entries re-keyed "
+          f"({total['re-keyed job-hours']:.2f} job-hours), {int(total['unknown'])} jobs unknown "
+          "until their upstream jobs run (their keys read outputs no run has made yet)")
+
+
+def unused(store: Store, snakemake_args: list[str], remove: bool) -> None:
+    """List (``remove``: delete) what no job of the DAG uses, and the leftovers."""
+    names = store.unused(Plan(ledger(snakemake_args), store.path).in_use())
+    listing = store.listing()
+
+    def size(name: str) -> int:
+        suffixes = listing.files.get(name, [])
+        return sum(os.stat(store.path / f"{name}{s}", follow_symlinks=False).st_size
+                   for s in suffixes)
+
+    sizes = {name: size(name) for name in names}
+    for name in names:
+        print(f"{name}  {sizes[name] / 1e6:.2f} MB")
+    leftovers = store.leftovers()
+    for name in leftovers:
+        print(f"{name}  (leftover)")
+    if remove:
+        freed = store.prune(names)
+        log.info("removed %d unused entries and %d leftovers: %.2f MB", len(names),
+                 len(leftovers), freed / 1e6)
+    else:
+        log.info("%d unused entries (%.2f MB) and %d leftovers; --remove deletes them",
+                 len(names), sum(sizes.values()) / 1e6, len(leftovers))

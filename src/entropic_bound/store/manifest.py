@@ -1,0 +1,70 @@
+"""A job's manifest: what the workflow tells the store about one job, as one JSON object.
+
+The workflow (``workflow/rules/common.smk``, ``stored_params``) renders it from the rule's
+definition into the job's ``store`` param, and the job's shell command hands it to
+``entropic-bound store run MANIFEST -- COMMAND`` (:mod:`entropic_bound.store.job`). It is the
+workflow's own text, read at each job, never anything from the store. Its fields:
+
+* ``rule``: the rule's name; ``keep``: what the store keeps of the job (:data:`KEEPS`);
+* ``store``: the store folder;
+* ``command``: the rule's shell command as written (before formatting), ``params``: the
+  job's params by name, ``inputs``: input name -> its paths, ``outputs``: output name -> path;
+  the key reads the first four (:func:`entropic_bound.store.keys.job_key`);
+* ``keyed``: input name -> the manifest (``command``, ``params``, ``inputs``) of the job that
+  made it, for inputs that enter the key by their job's key (the teacher arrays).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from entropic_bound.store.files import Refused
+
+# entry: fetched when stored, else computed and stored; realisation: computed, its outputs'
+# digests kept for plans; note: computed, only noted for the audit's verdict check
+KEEPS = ("entry", "realisation", "note")
+
+
+def _is_paths(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(p, str) for p in value)
+
+
+def _check_job(job: Any, where: str) -> None:
+    if not (isinstance(job, dict) and isinstance(job.get("command"), str)
+            and isinstance(job.get("params"), dict) and isinstance(job.get("inputs"), dict)
+            and all(_is_paths(v) for v in job["inputs"].values())):
+        raise Refused(f"{where}: expected command (text), params (object), inputs (name -> "
+                      "paths)")
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The manifest in ``text``, checked field by field (one line naming what is wrong)."""
+    try:
+        manifest = json.loads(text)
+    except ValueError as err:
+        raise Refused(f"the job's manifest is not JSON: {err}") from None
+    _check_job(manifest, "the job's manifest")
+    if manifest.get("keep") not in KEEPS:
+        raise Refused(f"the job's manifest: keep must be one of {', '.join(KEEPS)}")
+    outputs = manifest.get("outputs")
+    if not (isinstance(outputs, dict) and outputs
+            and all(isinstance(p, str) for p in outputs.values())):
+        raise Refused("the job's manifest: outputs must name each output (name -> path)")
+    for name, job in (manifest.get("keyed") or {}).items():
+        if name not in manifest["inputs"]:
+            raise Refused(f"the job's manifest: keyed input {name} is not an input")
+        _check_job(job, f"the job's manifest, keyed input {name}")
+    if not isinstance(manifest.get("store"), str) or not isinstance(manifest.get("rule"), str):
+        raise Refused("the job's manifest: store and rule must be text")
+    return manifest
+
+
+def render(rule: str, keep: str, store: str, command: str, params: Mapping[str, Any],
+           inputs: Mapping[str, list[str]], outputs: Mapping[str, str],
+           keyed: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """The manifest of one job as JSON text (keys sorted: the same job renders the same)."""
+    return json.dumps({"rule": rule, "keep": keep, "store": store, "command": command,
+                       "params": dict(params), "inputs": {k: list(v) for k, v in inputs.items()},
+                       "outputs": dict(outputs), "keyed": dict(keyed or {})}, sort_keys=True)

@@ -1,0 +1,186 @@
+"""What the store holds of a run, before it runs: every stored job's key predicted, and the
+entry that serves it.
+
+A dry run of the whole DAG (``snakemake -n --forceall``) with the logger plugin
+``--logger entropic-bound`` (``snakemake_logger_plugin_entropic_bound``, Snakemake's public
+logger interface) lists each job whose command goes through the store's wrapper, with its
+manifest (:func:`ledger`). Keys are then predicted as a job computes them, except that the
+outputs of upstream jobs, not made yet, are predicted: a stored job's by its entry's seal, a
+realised job's (the corpora's tokens) by its realisation; where neither exists the key is
+unknown until that upstream job runs (:class:`Plan`). Nothing is ever fetched by a
+prediction: a job computes its key from the files themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from entropic_bound.store import layout
+from entropic_bound.store.files import Refused
+from entropic_bound.store.keys import UnknownInput, file_digest, job_key
+from entropic_bound.store.layout import Store
+from entropic_bound.store.manifest import parse
+
+LEDGER_VARIABLE = "ENTROPIC_BOUND_STORE_LEDGER"  # read by the logger plugin
+WRAPPER = ["entropic-bound", "store", "run"]
+SHELL_OPERATORS = (">", ">>", "2>&1", "|", "&&", ";")
+
+
+def wrapped(shellcmd: str) -> tuple[dict[str, Any], list[str]] | None:
+    """The manifest and command of a job's shell command that goes through the wrapper
+    (``entropic-bound store run MANIFEST -- COMMAND > LOG 2>&1``, as the workflow writes it);
+    None for any other command."""
+    try:
+        words = shlex.split(shellcmd)
+    except ValueError:
+        return None
+    if words[:3] != WRAPPER or len(words) < 5 or words[4] != "--":
+        return None
+    argv = []
+    for word in words[5:]:
+        if word in SHELL_OPERATORS:
+            break
+        argv.append(word)
+    return parse(words[3]), argv
+
+
+def ledger(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".",
+           env: dict[str, str] | None = None, whole: bool = True) -> list[dict[str, Any]]:
+    """Each wrapped job of the whole DAG of ``snakemake <snakemake_args>`` (a ``--forceall``
+    dry run; ``whole=False``: only the jobs the run would run): ``rule``, ``manifest``,
+    ``argv``; one line naming the command on failure."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "ledger.jsonl"
+        cmd = [sys.executable, "-m", "snakemake", "-n", *(["--forceall"] if whole else []),
+               "--logger", "entropic-bound", *snakemake_args]
+        proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                              env={**os.environ, **(env or {}), LEDGER_VARIABLE: str(path)})
+        if proc.returncode:
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
+            raise SystemExit(f"the dry run that plans the store failed ({' '.join(cmd[2:])}):"
+                             f"\n{tail}")
+        lines = path.read_text().splitlines() if path.exists() else []
+    jobs: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        job = json.loads(line)
+        jobs[min(job["manifest"]["outputs"].values())] = job  # a job logged twice: once
+    return list(jobs.values())
+
+
+class Plan:
+    """Predicted keys and entries of the wrapped jobs of one DAG (the module's doc)."""
+
+    def __init__(self, jobs: list[dict[str, Any]], store: str | os.PathLike[str] | None = None):
+        """``store``: the folder the jobs' manifests name where None."""
+        self.jobs = jobs
+        named = {job["manifest"]["store"] for job in jobs}
+        self.store = Store(store if store is not None or len(named) != 1 else named.pop())
+        self.maker = {path: job for job in jobs
+                      for path in job["manifest"]["outputs"].values()}
+        self._keys: dict[str, str | None] = {}
+        self._digests: dict[str, str] = {}
+        self._checked: dict[str, bool] = {}
+
+    def digest(self, path: str) -> str:
+        """A predicted input digest (:class:`UnknownInput` where it cannot be known)."""
+        job = self.maker.get(path)
+        if job is None:
+            if not os.path.isfile(path):
+                raise UnknownInput(path)
+            if path not in self._digests:
+                self._digests[path] = file_digest(path)
+            return self._digests[path]
+        key = self.key(job)
+        if key is None:
+            raise UnknownInput(path)
+        outputs = job["manifest"]["outputs"]
+        name = next(n for n, p in outputs.items() if p == path)
+        if job["manifest"]["keep"] == "entry":
+            entry = self.entry(job)
+            if entry is None:
+                raise UnknownInput(path)
+            found = self.store.seal(entry).get(layout.output_suffix(name, path))
+        else:
+            found = self.store.realisation(key).get(name)
+        if found is None:
+            raise UnknownInput(path)
+        return found
+
+    def key(self, job: dict[str, Any]) -> str | None:
+        """The job's predicted key; None where an upstream output is unknown."""
+        first = min(job["manifest"]["outputs"].values())
+        if first not in self._keys:
+            self._keys[first] = None  # a cycle reads as unknown
+            with contextlib.suppress(UnknownInput):
+                self._keys[first] = job_key(job["manifest"], self.digest)
+        return self._keys[first]
+
+    def entry(self, job: dict[str, Any]) -> str | None:
+        """The entry that serves the job's predicted key, where its files pass their seal
+        (None: not stored, or one the job would set aside and compute)."""
+        key = self.key(job)
+        if key is None:
+            return None
+        try:
+            entry = self.store.resolve(key)
+        except Refused:
+            return None
+        if entry is not None and entry not in self._checked:
+            self._checked[entry] = self.store.check_entry(entry) is None
+        return entry if entry is not None and self._checked[entry] else None
+
+    def stored_jobs(self) -> list[dict[str, Any]]:
+        return [job for job in self.jobs if job["manifest"]["keep"] == "entry"]
+
+    def in_use(self) -> set[str]:
+        """Every key the DAG asks for (stored and realised jobs) and the entries serving
+        them."""
+        used = set()
+        for job in self.jobs:
+            used |= {self.key(job), self.entry(job) if job["manifest"]["keep"] == "entry"
+                     else None}
+        return {name for name in used if name}
+
+
+def lookups(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".",
+            env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """One line per stored job of the whole DAG of ``snakemake <snakemake_args>``: ``rule``,
+    ``output`` (its first), ``key`` (None: unknown until its upstream jobs run) and ``entry``
+    (None: not stored)."""
+    jobs = ledger(snakemake_args, workdir, env)
+    cwd = os.getcwd()
+    os.chdir(workdir)  # the jobs' paths are relative to the workflow's directory
+    try:
+        plan = Plan(jobs)
+        return [{"rule": job["rule"], "output": min(job["manifest"]["outputs"].values()),
+                 "key": plan.key(job), "entry": plan.entry(job)} for job in plan.stored_jobs()]
+    finally:
+        os.chdir(cwd)
+
+
+def store_plan(snakemake_args: list[str], workdir: str | os.PathLike[str] = "."
+               ) -> dict[str, Counter]:
+    """Per stored rule, how many of the jobs ``snakemake -n <snakemake_args>`` plans would
+    be ``fetched`` from the store and how many ``computed`` (an
+    unknown key counts as computed; add ``--forceall`` to ask about every job of the DAG)."""
+    jobs = ledger(snakemake_args, workdir, whole=False)
+    cwd = os.getcwd()
+    os.chdir(workdir)  # the jobs' paths are relative to the workflow's directory
+    try:
+        plan = Plan(jobs)
+        counts: dict[str, Counter] = {}
+        for job in plan.stored_jobs():
+            kind = "fetched" if plan.entry(job) else "computed"
+            counts.setdefault(job["rule"], Counter())[kind] += 1
+    finally:
+        os.chdir(cwd)
+    return counts

@@ -1,0 +1,51 @@
+"""The store's lines at the end of a run (the Snakefile's ``onsuccess`` and ``onerror``): each
+entry a job refused (set aside and recomputed, one line each: a job's own output goes to its
+log), how many stored jobs this run fetched and computed, and how many fetched entries other
+software computed (their numbers may differ from a recomputation here by rounding)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+from entropic_bound.store.layout import RECORD
+from entropic_bound.store.notes import NOTES, note_path, notes
+
+
+def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
+    """The lines for the stored jobs whose notes were written after ``since`` (epoch s)."""
+    from entropic_bound.plumbing.job_record import other_versions, versions
+
+    ours = versions()
+    fetched = computed = 0
+    other: Counter[str] = Counter()
+    refused: list[str] = []
+    for note in notes(root):
+        if note.get("keep") != "entry" or note_path(note["outputs"], root).stat().st_mtime < since:
+            continue
+        refused += [f"store: {line}" for line in note.get("refused") or []]
+        if not note.get("fetched"):
+            computed += 1
+            continue
+        fetched += 1
+        record = next((p for n, p in note["outputs"].items()
+                       if f"_{n}{Path(p).suffix}" == RECORD), None)
+        try:
+            theirs = other_versions(json.loads(Path(record).read_text()), ours) if record else {}
+        except (OSError, ValueError):
+            continue
+        if theirs:
+            other[", ".join(f"{k} {v}" for k, v in sorted(theirs.items()))] += 1
+    if not fetched + computed:
+        return []
+    lines = [*refused, f"store: {fetched} stored jobs fetched, {computed} computed and stored"]
+    if other:
+        mine = ", ".join(f"{k} {v}" for k, v in ours.items())
+        which = "; ".join(f"{n} with {v}" for v, n in other.most_common())
+        lines.append(f"store: {sum(other.values())} of the {fetched} entries fetched were "
+                     f"computed with other software than this run's ({mine}): {which}. Their "
+                     "numbers may differ from a recomputation here by rounding; "
+                     "`entropic-bound audit` recomputes and compares.")
+    return lines

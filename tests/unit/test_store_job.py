@@ -1,0 +1,110 @@
+"""One job through the store (entropic_bound.store.job): a miss computes and stores, a hit
+fetches a checked copy without running anything, and an entry that fails its seal or whose
+record names another command is set aside and the job computed; a planted record never runs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from entropic_bound.store import job
+from entropic_bound.store.layout import Store
+from entropic_bound.store.manifest import render
+
+# A job that counts its runs in runs.txt and writes its two outputs, its record naming its argv
+JOB = ("import json, sys; open('runs.txt', 'a').write('x');"
+       "open(sys.argv[1], 'w').write('result');"
+       "json.dump({'argv': ['entropic-bound', *sys.argv[1:]]}, open(sys.argv[2], 'w'))")
+OUT, RECORD = "results/out.parquet", "results/benchmarks/job/out.json"
+
+
+@pytest.fixture()
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results/benchmarks/job").mkdir(parents=True)
+    (tmp_path / "code.py").write_text("x = 1\n")
+    monkeypatch.setattr(job, "compute", lambda argv: __import__("subprocess").call(
+        [sys.executable, "-c", JOB, *argv[1:]]))
+    return tmp_path
+
+
+def manifest(store: Path, params: dict | None = None) -> str:
+    return render("job", "entry", str(store), "entropic-bound job --out {output.out}",
+                  params or {"p": 1}, {"code": ["code.py"]},
+                  {"measures": OUT, "record": RECORD})
+
+
+ARGV = ["entropic-bound", OUT, RECORD]
+
+
+def runs() -> int:
+    return len(Path("runs.txt").read_text()) if Path("runs.txt").exists() else 0
+
+
+def test_a_miss_computes_and_stores_and_a_hit_fetches_a_copy_without_running(workdir):
+    store = workdir / "store"
+    assert job.run(manifest(store), ARGV) == 0 and runs() == 1
+    (key,) = Store(store).listing().seals
+    assert Store(store).check_entry(key) is None
+    Path(OUT).unlink()
+    assert job.run(manifest(store), ARGV) == 0 and runs() == 1
+    assert Path(OUT).read_text() == "result" and not Path(OUT).is_symlink()
+    note = json.loads(next(Path("results/jobs").glob("*.json")).read_text())
+    assert note["fetched"] and note["entry"] == key and note["argv"] == ARGV
+    assert job.run(manifest(store, {"p": 2}), ARGV) == 0 and runs() == 2  # another key
+
+
+def test_an_entry_whose_record_names_another_command_is_set_aside_and_never_run(workdir):
+    """A record is data: one rewritten to run another subcommand (the audit used to run it)
+    is refused at fetch, and the job computes its own result."""
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    planted = {"argv": ["entropic-bound", "render-report", "--templates", "store/evil",
+                        "--markdown", OUT, "--markdown", "/tmp/elsewhere"]}
+    record = json.dumps(planted).encode()
+    store.write_entry(key, {"_measures.parquet": b"planted", "_record.json": record})
+    Path(OUT).unlink()
+    assert job.run(manifest(store.path), ARGV) == 0
+    assert runs() == 2 and Path(OUT).read_text() == "result"
+    assert (workdir / "results/quarantine/store" / f"{key}_record.json").read_bytes() == record
+    assert json.loads(Path(RECORD).read_text())["argv"] == ARGV
+
+
+def test_a_corrupt_entry_is_set_aside_at_fetch_and_recomputed(workdir, capsys):
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    (store.path / f"{key}_measures.parquet").write_text("resulT")
+    Path(OUT).unlink()
+    assert job.run(manifest(store.path), ARGV) == 0 and runs() == 2
+    assert f"/{key} set aside to results/quarantine/store" in capsys.readouterr().err
+    assert store.check_entry(key) is None  # stored again, whole
+
+
+def test_an_alias_to_an_entry_of_other_outputs_is_refused(workdir):
+    store = Store(workdir / "store")
+    other = "f" * 64
+    store.write_entry(other, {"_weights.npz": b"w", "_record.json": b'{"argv": []}'})
+    key = job.job_key(json.loads(manifest(store.path)), job.digest_input)
+    store.write_alias(key, other)
+    assert job.run(manifest(store.path), ARGV) == 0 and runs() == 1
+
+
+def test_a_failing_command_stores_nothing(workdir, monkeypatch):
+    monkeypatch.setattr(job, "compute", lambda argv: 3)
+    assert job.run(manifest(workdir / "store"), ARGV) == 3
+    assert Store(workdir / "store").listing().seals == set()
+
+
+def test_the_report_renders_no_templates_but_the_checkouts(tmp_path, monkeypatch):
+    """A template is code: render-report refuses any folder but report/templates."""
+    from entropic_bound.reporting.report import render_report
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "store/evil").mkdir(parents=True)
+    with pytest.raises(SystemExit, match="expected report/templates"):
+        render_report([], "claims.parquet", "store/evil", "out.md", "out.html", {})
