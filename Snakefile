@@ -29,8 +29,10 @@ onstart:
     # One live run per working directory, held by the kernel while this process lives (a killed
     # run leaves nothing behind): `--unlock` beside a live run no longer starts a second one.
     from entropic_bound.plumbing.run_lock import hold
+    from entropic_bound.store.summary import start_lines
 
     hold()
+    print(*start_lines(STORE), sep="\n", file=sys.stderr)
 
 
 onsuccess:

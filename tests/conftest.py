@@ -29,6 +29,23 @@ EMPTY_STORE = ["--config", "store=results/empty-store"]
 FAST_TIER = Path(__file__).resolve().parent / "unit"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def signing_key_of_the_tests(tmp_path_factory):
+    """The key the tests' runs sign what they store with (store/trust.py): a throw-away one,
+    never the user's own in ~/.config; set for every Snakemake the tests start."""
+    import os
+
+    from entropic_bound.store.trust import KEY_VARIABLE
+
+    before = os.environ.get(KEY_VARIABLE)
+    os.environ[KEY_VARIABLE] = str(tmp_path_factory.mktemp("keys") / "signing.key")
+    yield
+    if before is None:
+        del os.environ[KEY_VARIABLE]
+    else:
+        os.environ[KEY_VARIABLE] = before
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if FAST_TIER not in item.path.parents:

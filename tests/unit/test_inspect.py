@@ -8,6 +8,7 @@ workflow's measures.
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -194,3 +195,20 @@ def test_the_command_prints_the_table_writes_parquet_and_figure(tmp_path, text, 
                           str(tmp_path / "nope"), "--text", str(text)],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("model_type", ["gpt2", "my_own_arch"])
+def test_a_model_that_needs_its_own_code_is_refused_and_none_of_it_runs(tmp_path, model_type):
+    """trust_remote_code is off: a directory whose config names custom code (auto_map) is
+    refused in one line, and its module is never imported."""
+    pytest.importorskip("transformers")
+    from entropic_bound.models.hf import UnsupportedModel, load
+
+    marker = tmp_path / "RAN"
+    (tmp_path / "config.json").write_text(json.dumps({
+        "model_type": model_type, "auto_map": {"AutoConfig": "evil.EvilConfig",
+                                               "AutoModelForCausalLM": "evil.EvilModel"}}))
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    with pytest.raises(UnsupportedModel, match="custom code"):
+        load(tmp_path)
+    assert not marker.exists()

@@ -106,7 +106,8 @@ def test_empty_seals_and_seals_naming_other_files_are_refused(filled, tmp_path):
                  f"{digest}  {KEY_A}_weights.npz\n{digest}  {KEY_A}_weights.npz\n",
                  f"{digest}  {KEY_A}.evil\n"):
         seal_path.write_text(text)
-        assert filled.resolve(KEY_A) is None
+        with pytest.raises(Refused, match=f"{KEY_A}.sha256"):
+            filled.resolve(KEY_A)
         assert filled.check_entry(KEY_A) is not None
 
 
@@ -141,20 +142,22 @@ def test_a_write_replaces_a_planted_link_and_never_writes_through_it(tmp_path):
     assert store.check_entry(KEY_A) is None
 
 
-def test_a_planted_lock_link_or_locks_folder_link_is_refused(tmp_path):
+def test_a_planted_lock_link_or_locks_folder_link_is_removed_never_followed(tmp_path, capsys):
     canary = tmp_path / "canary"
     canary.write_text("untouched")
     store = tmp_path / "store"
     (store / ".locks").mkdir(parents=True)
     (store / ".locks" / KEY_A).symlink_to(canary)
-    with pytest.raises(Refused, match="is a link"), key_lock(store, KEY_A):
-        pass
+    with key_lock(store, KEY_A):
+        assert (store / ".locks" / KEY_A).is_file() and not (store / ".locks" / KEY_A).is_symlink()
     (store / ".locks" / KEY_A).unlink()
     (store / ".locks").rmdir()
     (store / ".locks").symlink_to(tmp_path)
-    with pytest.raises(Refused, match="link or not a folder"), key_lock(store, KEY_A):
-        pass
+    with key_lock(store, KEY_A):
+        assert not (store / ".locks").is_symlink()
     assert canary.read_text() == "untouched" and not (tmp_path / KEY_A).exists()
+    err = capsys.readouterr().err
+    assert "not a lock file, removed" in err and ".locks: a link, removed" in err
 
 
 def test_the_quarantine_is_relative_to_the_workflow():

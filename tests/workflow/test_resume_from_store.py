@@ -23,6 +23,7 @@ import pytest
 from conftest import QUICK, copy_workflow, snakemake
 
 from entropic_bound.store import plan as store_plans
+from entropic_bound.store import trust
 from entropic_bound.store.layout import Store
 from entropic_bound.store.maintenance import seal as seal_store
 
@@ -49,9 +50,12 @@ def entries(root) -> dict[str, list[Path]]:
 
 
 def seal_entry(root, key: str) -> None:
-    """Seal entry ``key`` again from its files as they are now."""
+    """Seal entry ``key`` again from its files as they are now, and sign it with the tests'
+    key (trusted as the user's own): only a recomputation can tell it from a true entry."""
     (Path(root) / f"{key}.sha256").unlink(missing_ok=True)
     seal_store(Store(root))
+    if (signer := trust.load_signer()) is not None:
+        trust.sign(Store(root), signer, "entry", key)
 
 
 def files_as_they_are(workdir) -> dict[str, tuple]:

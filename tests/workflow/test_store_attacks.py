@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 from conftest import QUICK, copy_workflow, snakemake
 
+from entropic_bound.store import trust
 from entropic_bound.store.layout import Store
 from entropic_bound.store.maintenance import seal
 
@@ -56,6 +58,10 @@ def test_planted_records_never_run_and_write_nowhere(quick_run, tmp_path):
             (store.path / f"{key}.sha256").unlink()
             planted[key] = record["argv"]
     seal(store)
+    signer = trust.load_signer()  # the tests' key, which made the quick run's entries
+    for key in planted:
+        if key != "m":
+            trust.sign(store, signer, "entry", key)  # only the record can tell
     out = snakemake(work, *QUICK)
     text = out.stdout + out.stderr
     assert not marker.exists(), "a planted template ran"
@@ -72,3 +78,70 @@ def test_planted_records_never_run_and_write_nowhere(quick_run, tmp_path):
     for key in refused:
         assert json.loads((store.path / f"{key}_record.json").read_text())["argv"] != planted[key]
     assert Store(store.path).check() == []
+
+
+def digests(folder: Path) -> dict[str, str]:
+    import hashlib
+
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()
+            and not {"results", "logs", ".snakemake", "store", "report"} & set(
+                p.relative_to(folder).parts[:1])}
+
+
+def test_planted_names_links_and_seals_are_refused_one_line_each(quick_run, tmp_path):
+    """Each thing a writer of store/ could plant to reach outside it or to be read unsealed:
+    a bare .sha256, aliases to ../ and ../elsewhere, an empty seal, a seal naming ../x, links
+    in store/ and realisations/, an unsealed _metrics.parquet, links as a lock and as a
+    temporary file. The run and its audit complete, the workflow's files and a canary folder
+    beside the copy keep their bytes, and each planted thing is named in one line."""
+    import shutil
+
+    work = copy_workflow(tmp_path / "w")
+    canary = tmp_path / "canary"
+    (canary / "elsewhere").mkdir(parents=True)
+    (canary / "elsewhere/X").write_text("outside")
+    (canary / "x").write_text("outside")
+    root = work / "results/store"
+    shutil.copytree(quick_run / "results/store", root)
+    store = Store(root)
+    measures = [k for k in sorted(store.listing().seals) if json.loads(
+        (root / f"{k}_record.json").read_text())["argv"][1] == "measure-grid"][:5]
+    assert len(measures) == 5
+    a, b, c, d, e = measures
+    (root / ".sha256").write_text(f"{'0' * 64}  x\n")
+    for key, target in ((a, "../"), (b, "../../../canary/elsewhere/X")):
+        (root / f"{key}.sha256").unlink()
+        (root / f"{key}.alias").write_text(target + "\n")
+    (root / f"{c}.sha256").write_text("")
+    (root / f"{d}.sha256").write_text(f"{'1' * 64}  ../../../canary/x\n")
+    record = root / f"{e}_record.json"
+    (canary / "record.json").write_bytes(record.read_bytes())  # the sealed bytes, outside
+    record.unlink()
+    record.symlink_to(canary / "record.json")
+    (root / "realisations" / f"{'9' * 64}.json").symlink_to(canary / "x")
+    (root / f"{'8' * 64}_metrics.parquet").write_bytes(b"unsealed")
+    (root / ".locks").mkdir(exist_ok=True)
+    (root / ".locks" / c).symlink_to(canary / "x")
+    (root / ".tmp-0123456789abcdef").symlink_to(canary / "x")
+    before, outside = digests(work), digests(canary)
+    out = snakemake(work, *QUICK)
+    text = out.stdout + out.stderr
+    lines = {
+        ".sha256": r"store: \S+/\.sha256: not a store name",
+        "alias ../": rf"store: \S+/{a}\.alias: '\.\./' is not a key",
+        "alias elsewhere": rf"store: \S+/{b}\.alias: '\.\./\.\./\.\./canary/elsewhere/X' is not",
+        "empty seal": rf"store: \S+/{c}\.sha256: empty",
+        "seal ../x": rf"store: \S+/{d}\.sha256: the line .*\.\./\.\./\.\./canary/x",
+        "link in store": rf"store: entry \S+/{e} set aside .* is a link",
+        "link in realisations": rf"store: \S+/realisations/{'9' * 64}\.json: is a link",
+        "unsealed metrics": rf"store: \S+/{'8' * 64}_metrics\.parquet: unsealed",
+        "lock link": rf"store: \S+/\.locks/{c}: not a lock file, removed",
+        "temporary link": r"store: \S+/\.tmp-0123456789abcdef: unsealed or dangling",
+    }
+    missing = [what for what, pattern in lines.items() if not re.search(pattern, text)]
+    assert missing == [], text[-4000:]
+    assert digests(work) == before and digests(canary) == outside
+    assert (canary / "x").read_text() == "outside"
+    audit = pd.read_parquet(work / "results/tables/audit.parquet")
+    assert len(audit) and audit["ok"].all()

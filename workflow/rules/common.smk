@@ -33,12 +33,18 @@ if workflow.is_main_process or DEVICE_VARIABLE not in os.environ:
 DEVICE = os.environ[DEVICE_VARIABLE]
 
 
+# The checkout, for the conda environment's post-deploy script (envs/entropic-bound.yaml), which
+# Snakemake runs from its own copy under .snakemake/conda/.
+os.environ["ENTROPIC_BOUND_ROOT"] = workflow.basedir
+
+
 envvars:
     DEVICE_VARIABLE,
+    "ENTROPIC_BOUND_ROOT",
 
 
 # The store (entropic_bound.store): every stored rule's shell command goes through
-# `entropic-bound store run MANIFEST -- COMMAND` (STORE_RUN), which computes the job's key from
+# `entropic-bound-store MANIFEST -- COMMAND` (STORE_RUN), which computes the job's key from
 # its manifest and inputs, fetches its entry (checked against its seal, copied) or computes and
 # stores it. The manifest is the job's `store` param (stored_params): this workflow's own text.
 # The teacher arrays enter the keys below them by their job's key, not their bytes: their bytes
@@ -47,15 +53,17 @@ envvars:
 STORE = os.path.abspath(config["store"])
 if store_unusable(STORE):
     raise WorkflowError(f"config store={config['store']}: {store_unusable(STORE)}")
-STORE_RUN = "entropic-bound store run {params.store:q} -- "
+STORE_RUN = "entropic-bound-store {params.store:q} -- "
 
 
-def stored_params(rule_name, command, keep="entry", keyed=None, **params):
+def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, **params):
     """The params of a job that goes through the store: `params` as given (values, or
     functions of the wildcards) and `store`, the job's manifest (entropic_bound.store.manifest):
     `command` is the rule's shell command after STORE_RUN, as written; `keyed` maps an input
     name to a function of the wildcards giving the manifest of the job that made it (an input
-    keyed by its job); `keep` is what the store keeps (entry, realisation or note)."""
+    keyed by its job); `expect` is a function of the wildcards giving the sha256 that outputs
+    must have (a fetched entry whose output differs is set aside); `keep` is what the store
+    keeps (entry, realisation or note)."""
 
     def manifest(wildcards, input, output):
         return render_manifest(
@@ -67,6 +75,7 @@ def stored_params(rule_name, command, keep="entry", keyed=None, **params):
             {n: [v] if isinstance(v, str) else list(v) for n, v in input.items()},
             dict(output.items()),
             {n: job(wildcards) for n, job in (keyed or {}).items()},
+            expect(wildcards) if expect else None,
         )
 
     return {**params, "store": manifest}
@@ -256,6 +265,12 @@ def corpus_pin(lock, corpus):
     """The lock's pin of a corpus's text (None before its first fetch). A param of the fetch
     job, so the text's sha256 is part of the key of every stored job downstream of it."""
     return lock_entry_of_corpus(Path(lock), corpus)
+
+
+def pinned_text(lock, corpus):
+    """{"text": sha256} of the corpus text the lock pins ({} before its first fetch)."""
+    pin = corpus_pin(lock, corpus)
+    return {"text": pin["text_sha256"]} if pin else {}
 
 
 def record(rule, wildcard_path):

@@ -24,6 +24,8 @@ rule fetch_corpus:
         **stored_params(
             "fetch_corpus",
             FETCH_CORPUS,
+            # a stored text must be the one corpora.lock.json pins (none before its first fetch)
+            expect=lambda wc: pinned_text(config["e6"]["lock_file"], wc.corpus),
             # Only this corpus's sources: editing another corpus's list refetches nothing here.
             fetch=lambda wc: as_json(
                 {

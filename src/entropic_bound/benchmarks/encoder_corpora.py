@@ -39,7 +39,8 @@ def attention_shape(model_dir: Path, text: str, count: int, context: int) -> pd.
     from entropic_bound.models import hf
 
     model = hf.load(model_dir)
-    tok = transformers.AutoTokenizer.from_pretrained(model_dir, local_files_only=True)
+    tok = transformers.AutoTokenizer.from_pretrained(model_dir, local_files_only=True,
+                                                     trust_remote_code=False)
     ids = np.asarray(tok(text, add_special_tokens=False, verbose=False)["input_ids"])
     x, _ = text_windows(ids, context - 2, count, str(model_dir))
     x = torch.cat([torch.full((len(x), 1), tok.cls_token_id), x,

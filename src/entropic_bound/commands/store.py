@@ -1,6 +1,7 @@
-"""The store of job outputs: run one job through it, check its entries, seal hand-copied ones,
-list or prune unused ones, price what the working tree re-keys, adopt an earlier commit's
-entries."""
+"""The store of job outputs: check its entries, seal hand-copied ones, list or prune unused ones,
+price what the working tree re-keys, adopt an earlier commit's entries; sign it, say whose keys
+are trusted, review what a commit range changes in it (a job goes through it by
+``entropic-bound-store``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import argparse
 import sys
 
 ACTIONS = {
-    "run": "run one job through the store (MANIFEST -- COMMAND; every stored rule's shell "
-           "command is this): fetch its entry, or compute and store it",
     "check": "every sealed entry against its seal, and every name that is not the store's "
              "(exit 1 on a failure)",
     "seal": "seal entries copied in by hand (a run seals what it stores)",
@@ -20,6 +19,15 @@ ACTIONS = {
     "migrate": "adopt, by an alias under the working tree's key, the entry that served each "
                "stored job of the DAG at commit --from (after --: Snakemake's options), where "
                "its seal holds and its record ran the job's command: trains nothing",
+    "keygen": "make your signing key (NAME; kept outside the repository) and print its "
+              "public half",
+    "trust": "list a public key (NAME:BASE64; default your own) in trusted-keys.txt",
+    "distrust": "remove the key NAME from trusted-keys.txt",
+    "keys": "the trusted keys, and yours",
+    "sign": "sign, with your key, every entry that passes its seal, its aliases and the "
+            "realisations",
+    "review": "what a commit range (BASE..HEAD) changes in the store: entries added, removed, "
+              "resealed, their commands and signers; trusted-keys.txt",
 }
 
 
@@ -27,8 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=list(ACTIONS),
                    help="; ".join(f"{k}: {v}" for k, v in ACTIONS.items()) + ". After --, the "
                         "snakemake options of your run (profile, --config) that define the DAG")
-    p.add_argument("manifest", nargs="?", default=None,
-                   help="run: the job's manifest (JSON, written by the workflow)")
+    p.add_argument("what", nargs="?", default=None,
+                   help="keygen, distrust: a key's name; trust: NAME:BASE64; review: "
+                        "BASE..HEAD")
     p.add_argument("--store", default="store", help="the store folder")
     p.add_argument("--set-aside", default=None, metavar="FOLDER",
                    help="check: move failing entries here")
@@ -46,13 +55,23 @@ def run(a: argparse.Namespace) -> None:
 
     log = logging.getLogger("entropic_bound")
     try:
-        if a.action == "run":
-            from entropic_bound.store.job import run as run_job
-
-            if a.manifest is None:
-                sys.exit("store run: the job's manifest is missing (MANIFEST -- COMMAND)")
-            sys.exit(run_job(a.manifest, a.passthrough))
         store = Store(a.store)
+        if a.action in ("keygen", "trust", "distrust", "keys", "sign"):
+            from entropic_bound.store import signing
+
+            if a.action == "distrust" and a.what is None:
+                sys.exit("store distrust: name the key to remove")
+            {"keygen": lambda: signing.keygen(a.what),
+             "trust": lambda: signing.add_trusted(a.what),
+             "distrust": lambda: signing.remove_trusted(a.what),
+             "keys": signing.list_keys,
+             "sign": lambda: signing.sign_store(store)}[a.action]()
+            return
+        if a.action == "review":
+            from entropic_bound.store.review import review
+
+            print("\n".join(review(a.what or "HEAD~1..HEAD", a.store)))
+            return
         if a.action == "seal":
             from entropic_bound.store.maintenance import seal
 

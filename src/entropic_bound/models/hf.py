@@ -1,6 +1,7 @@
 """Local Hugging Face models read for the App. B measures (optional extra ``hf``:
 ``transformers``, ``safetensors``). Nothing is fetched from a hub: a directory must hold the
-model's ``config.json`` and weights.
+model's ``config.json`` and weights. Nothing in it is run: ``trust_remote_code`` is off (a model
+that needs its own code is refused in one line) and safetensors are read where present.
 
 Decoders: GPT-2 (``model_type`` gpt2: fused ``c_attn``, a Conv1D computing h W + b, so head
 h's query map is the columns h*d_head .. of the first third and its key map those of the
@@ -59,14 +60,26 @@ def load(path: str | Path) -> torch.nn.Module:
     except ImportError as err:
         raise UnsupportedModel("reading Hugging Face models needs the hf extra: "
                                "pip install -e '.[hf]'") from err
-    config = transformers.AutoConfig.from_pretrained(path, local_files_only=True)
+    try:
+        config = transformers.AutoConfig.from_pretrained(path, local_files_only=True,
+                                                         trust_remote_code=False)
+    except ValueError as err:  # a model_type only its own code defines
+        if "trust_remote_code" not in str(err):
+            raise
+        config = None
+    if config is None or getattr(config, "auto_map", None):
+        raise UnsupportedModel(f"{path}: config.json names custom code (auto_map); inspect "
+                               "runs no code from a model directory")
     if config.model_type not in SUPPORTED:
         raise UnsupportedModel(f"{path}: unsupported architecture {config.model_type!r}; "
                                f"inspect supports {', '.join(SUPPORTED)}")
     auto = (transformers.AutoModel if is_encoder(config)
             else transformers.AutoModelForCausalLM)
+    # safetensors where the directory has them (no pickle is read); a .bin checkpoint is read
+    # by torch's weights-only loader (torch >= 2.6: CVE-2025-32434 closed), never as a pickle
     model = auto.from_pretrained(path, local_files_only=True, attn_implementation="eager",
-                                 dtype=torch.float32)
+                                 dtype=torch.float32, trust_remote_code=False,
+                                 use_safetensors=any(path.glob("*.safetensors")) or None)
     return model.eval()
 
 

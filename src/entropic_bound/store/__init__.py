@@ -19,7 +19,7 @@ What it promises:
   (:mod:`.job`).
 * **One computation per key** across runs sharing the store (:mod:`.lock`).
 * **Met through Snakemake's public interfaces only**: every stored rule's shell command goes
-  through ``entropic-bound store run`` (:mod:`.job`), and plans read a dry run through the
+  through ``entropic-bound-store`` (:mod:`.job`), and plans read a dry run through the
   logger plugin interface (:mod:`.plan`); nothing of Snakemake's internals is used.
 
 A store needs the trust you give code: whoever can write it decides what a run fetches

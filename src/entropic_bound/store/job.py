@@ -1,5 +1,5 @@
-"""``entropic-bound store run MANIFEST -- COMMAND``: one job through the store, as ccache
-wraps a compiler.
+"""``entropic-bound-store MANIFEST -- COMMAND``: one job through the store, as ccache wraps a
+compiler.
 
 Every stored rule's shell command goes through this wrapper (``workflow/rules/common.smk``),
 which knows the exact command and the job's outputs from its manifest
@@ -20,7 +20,9 @@ command Snakemake runs. For a job the store keeps (``keep: entry``):
 A hit imports neither numpy nor torch. ``keep: realisation`` runs the command and records its
 outputs' digests for plans; ``keep: note`` only runs it. Every job leaves its note
 (:mod:`entropic_bound.store.notes`). Nothing read from the store is ever executed or used as a
-path.
+path. Where the workflow lists trusted keys, an entry is used only with a trusted signature
+that binds it to its key, and what a job stores is signed with this user's key
+(:mod:`entropic_bound.store.trust`).
 """
 
 from __future__ import annotations
@@ -34,17 +36,19 @@ from pathlib import Path
 from typing import Any
 
 from entropic_bound.store import layout
-from entropic_bound.store.files import Refused, write_outside
+from entropic_bound.store.files import Refused, sha256, write_outside
 from entropic_bound.store.keys import file_digest, job_key
 from entropic_bound.store.layout import RECORD, Store
 from entropic_bound.store.lock import key_lock
 from entropic_bound.store.manifest import parse
 from entropic_bound.store.notes import write_note
+from entropic_bound.store.trust import sign, signer_if_any, trusted, why_untrusted
 
 # the conda environment's own variable (envs/entropic-bound.yaml): the job runs in the
 # environment Snakemake deployed, whose definition and lock enter the key as its software
 CONDA_VARIABLE = "ENTROPIC_BOUND_CONDA_ENV"
-SOFTWARE_FILES = ("envs/entropic-bound.yaml", "requirements.lock")
+SOFTWARE_FILES = ("envs/entropic-bound.yaml", "envs/entropic-bound.post-deploy.sh",
+                  "requirements.lock")
 
 
 def say(line: str) -> None:
@@ -56,13 +60,37 @@ def software() -> bytes:
     job runs in the one Snakemake deployed from them (``--sdm conda``), else nothing."""
     if not os.environ.get(CONDA_VARIABLE):
         return b""
-    return b"".join(Path(name).read_bytes() for name in SOFTWARE_FILES)
+    root = Path(os.environ.get("ENTROPIC_BOUND_ROOT", "."))
+    return b"".join((root / name).read_bytes() for name in SOFTWARE_FILES)
+
+
+# code digests of this checkout, by file identity: every job of a run imports the same modules,
+# and parsing them (an AST walk each) was most of a hit's time
+DIGESTS = "results/jobs/code-digests"
 
 
 def digest_input(path: str) -> str:
-    if not os.path.isfile(path):
-        raise Refused(f"{path}: the input of a stored job is missing")
-    return file_digest(path)
+    """An input's digest (:func:`entropic_bound.store.keys.file_digest`); a ``.py`` file's is
+    kept under :data:`DIGESTS` by its path, inode, size and modification and change times, so
+    an unchanged module is parsed once per run, not once per job."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise Refused(f"{path}: the input of a stored job is missing") from None
+    if not path.endswith(".py"):
+        return file_digest(path)
+    identity = f"{os.path.abspath(path)}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0" \
+               f"{st.st_ctime_ns}"
+    memo = Path(DIGESTS) / sha256(identity.encode())
+    try:
+        digest = memo.read_text()
+        if digest.startswith("py:") and len(digest) == 67:
+            return digest
+    except OSError:
+        pass
+    digest = file_digest(path)
+    write_outside(memo, digest.encode())
+    return digest
 
 
 def first_difference(ours: list[str], theirs: list[str]) -> str:
@@ -73,10 +101,11 @@ def first_difference(ours: list[str], theirs: list[str]) -> str:
 
 
 def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
-          refused: list[str]) -> str | None:
+          refused: list[str], keys: dict[str, object] | None) -> str | None:
     """Copy the entry that serves ``key`` to the job's outputs; its name, or None on a miss.
     An entry that fails its seal or whose record names another command is set aside; each
-    refusal is said and appended to ``refused`` (the note keeps it for the end of the run)."""
+    refusal is said and appended to ``refused`` (the note keeps it for the end of the run).
+    With trusted ``keys``, an entry no trusted signature binds to ``key`` is not used."""
     try:
         entry = store.resolve(key)
     except Refused as err:
@@ -84,6 +113,11 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
         say(refused[-1])
         return None
     if entry is None:
+        return None
+    if keys is not None and (reason := why_untrusted(store, key, entry, keys)) is not None:
+        refused.append(f"key {key} not fetched from {store}: {reason}; {manifest['rule']} "
+                       "computed")
+        say(refused[-1])
         return None
     try:
         seal = store.seal(entry)
@@ -94,6 +128,10 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
                           f"{sorted(suffixes.values())}")
         contents = {name: store.read_verified(entry, suffix, seal[suffix])
                     for name, suffix in suffixes.items()}
+        for name, pinned in (manifest.get("expect") or {}).items():
+            if sha256(contents[name]) != pinned:
+                raise Refused(f"its {name} has sha256 {sha256(contents[name])[:12]}..., the "
+                              f"workflow pins {pinned[:12]}...")
         record_name = next((n for n, s in suffixes.items() if s == RECORD), None)
         if record_name is not None:
             recorded = json.loads(contents[record_name]).get("argv")
@@ -121,18 +159,19 @@ def run(manifest_text: str, argv: list[str]) -> int:
     """The job of ``manifest_text`` whose command is ``argv`` (module doc); its exit code."""
     manifest = parse(manifest_text)
     if not argv:
-        raise Refused("store run: the job's command is missing after --")
+        raise Refused("the job's command is missing after --")
     keep = manifest["keep"]
     key = job_key(manifest, digest_input, software())
+    keys = trusted()
     note = {"rule": manifest["rule"], "keep": keep, "key": key, "entry": None,
             "fetched": False, "argv": argv, "inputs": manifest["inputs"],
             "outputs": manifest["outputs"], "refused": []}
     if keep == "entry":
         store = Store(manifest["store"])
-        entry = fetch(store, key, manifest, argv, note["refused"])
+        entry = fetch(store, key, manifest, argv, note["refused"], keys)
         if entry is None:
             with key_lock(store.path, key):
-                entry = fetch(store, key, manifest, argv, note["refused"])
+                entry = fetch(store, key, manifest, argv, note["refused"], keys)
                 if entry is None:
                     say(f"key {key[:12]} not stored: computing {manifest['rule']}")
                     start = time.time()
@@ -142,6 +181,8 @@ def run(manifest_text: str, argv: list[str]) -> int:
                     store.write_entry(key, {
                         layout.output_suffix(name, path): Path(path).read_bytes()
                         for name, path in manifest["outputs"].items()})
+                    if (signer := signer_if_any(keys)) is not None:
+                        sign(store, signer, "entry", key)
                     say(f"stored under key {key[:12]} ({time.time() - start:.1f} s)")
                     entry = key
                     note["entry"] = entry
@@ -155,7 +196,23 @@ def run(manifest_text: str, argv: list[str]) -> int:
     if code:
         return code
     if keep == "realisation":
-        Store(manifest["store"]).write_realisation(
-            key, {name: file_digest(path) for name, path in manifest["outputs"].items()})
+        store = Store(manifest["store"])
+        wrote = store.write_realisation(key, {name: file_digest(path)
+                                              for name, path in manifest["outputs"].items()})
+        if wrote and (signer := signer_if_any(keys)) is not None:
+            sign(store, signer, "realisation", key)
     write_note(note)
     return 0
+
+
+def main(args: list[str] | None = None) -> None:
+    """``entropic-bound-store MANIFEST -- COMMAND``: every stored rule's shell command. Its own
+    console script, not a subcommand of ``entropic-bound``: a hit then imports neither numpy
+    nor the command dispatcher."""
+    args = sys.argv[1:] if args is None else args
+    if len(args) < 2 or args[1] != "--":
+        sys.exit("usage: entropic-bound-store MANIFEST -- COMMAND (the workflow writes it)")
+    try:
+        sys.exit(run(args[0], args[2:]))
+    except (Refused, OSError) as err:
+        sys.exit(f"store: {err}")

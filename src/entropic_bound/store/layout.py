@@ -12,6 +12,8 @@ The only names the store reads (anything else is never opened, and ``store check
   them;
 * ``<key>.alias``: 64 hex digits, the entry that serves ``key`` (entries stored under an older
   key keep their names, so git moves no bytes);
+* ``<key>.sig``: signatures that bind the key's entry, alias or realisation to it
+  (:mod:`entropic_bound.store.trust`);
 * ``realisations/<key>.json``: the digests, by output name, of a cheap job that is not stored
   (the corpora's tokens) as made under ``key``, so a plan can predict the keys below it;
 * ``.locks/<key>`` (never committed), ``README.md``, and writers' temporary files
@@ -35,6 +37,7 @@ from entropic_bound.store.files import Refused
 KEY = re.compile(r"[0-9a-f]{64}")
 SEAL = ".sha256"
 ALIAS = ".alias"
+SIGNATURES = ".sig"  # the signatures of a key's entry, alias or realisation (store/trust.py)
 REALISATIONS = "realisations"
 LOCKS = ".locks"
 README = "README.md"
@@ -74,6 +77,7 @@ class Listing:
     files: dict[str, list[str]] = field(default_factory=dict)  # key -> suffixes present
     seals: set[str] = field(default_factory=set)
     aliases: set[str] = field(default_factory=set)
+    signatures: set[str] = field(default_factory=set)
     unexpected: list[str] = field(default_factory=list)  # "name: why"
 
 
@@ -116,6 +120,8 @@ class Store:
                     found.seals.add(parts[0])
                 elif parts[1] == ALIAS:
                     found.aliases.add(parts[0])
+                elif parts[1] == SIGNATURES:
+                    found.signatures.add(parts[0])
                 elif parts[1] in SUFFIXES:
                     found.files.setdefault(parts[0], []).append(parts[1])
                 else:
@@ -195,11 +201,15 @@ class Store:
         return text
 
     def resolve(self, key: str) -> str | None:
-        """The sealed entry that serves ``key``: itself, or its alias's target; None."""
+        """The sealed entry that serves ``key``: itself, or its alias's target; None.
+        :class:`Refused` for a seal or alias of ``key`` that is there but malformed."""
         if not is_key(key):
             raise Refused(f"{key[:80]!r} is not a key (64 hex digits)")
-        if self.is_sealed(key):
+        try:
+            self.seal(key)
             return key
+        except FileNotFoundError:
+            pass
         target = self.alias(key)
         return target if target is not None and self.is_sealed(target) else None
 
@@ -251,17 +261,19 @@ class Store:
             raise Refused(f"{REALISATIONS}/{key}.json: expected output name -> sha256")
         return made
 
-    def write_realisation(self, key: str, digests: dict[str, str]) -> None:
+    def write_realisation(self, key: str, digests: dict[str, str]) -> bool:
         """Record what a cheap job made under ``key``; an existing record is kept (the first
-        realisation predicts; nothing is ever fetched by a prediction)."""
+        realisation predicts; nothing is ever fetched by a prediction). Whether it wrote."""
         if not is_key(key):
             raise Refused(f"realisation {key[:80]!r}: a key is expected")
         with files.folder(self.path, create=True) as top:
             fd = files.subfolder(top, REALISATIONS, create=True)
             try:
-                if files.kind(fd, f"{key}.json") is None:
-                    text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
-                    files.write(fd, f"{key}.json", text.encode())
+                if files.kind(fd, f"{key}.json") is not None:
+                    return False
+                text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
+                files.write(fd, f"{key}.json", text.encode())
+                return True
             finally:
                 os.close(fd)
 
@@ -294,7 +306,7 @@ class Store:
             raise Refused(f"{key[:80]!r} is not a key")
         quarantine.mkdir(parents=True, exist_ok=True)
         with files.folder(self.path) as top, files.folder(quarantine) as aside:
-            for suffix in sorted(SUFFIXES | {SEAL}):
+            for suffix in sorted(SUFFIXES | {SEAL, SIGNATURES}):
                 name = f"{key}{suffix}"
                 if files.kind(top, name) == "file":
                     os.rename(name, name, src_dir_fd=top, dst_dir_fd=aside)
@@ -342,7 +354,7 @@ class Store:
                     finally:
                         os.close(fd)
                 elif is_key(name):
-                    for suffix in sorted(SUFFIXES | {SEAL}):
+                    for suffix in sorted(SUFFIXES | {SEAL, SIGNATURES}):
                         freed += files.remove(top, f"{name}{suffix}")
                 elif "/" not in name:
                     freed += files.remove(top, name)

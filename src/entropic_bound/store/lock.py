@@ -1,7 +1,8 @@
 """The per-key lock: a job that misses the store holds ``.locks/<key>`` (``flock``) until its
 outputs are sealed, so a second run sharing the store waits and then fetches what the first
 stored, instead of computing it twice. The lock file is opened inside the store's own
-``.locks`` folder with ``O_NOFOLLOW`` (a planted link is refused, never followed)."""
+``.locks`` folder with ``O_NOFOLLOW``; a link planted there (or as the folder) is removed with
+one line, never followed."""
 
 from __future__ import annotations
 
@@ -23,15 +24,18 @@ def key_lock(store: str | os.PathLike[str], key: str) -> Iterator[None]:
     if not is_key(key):
         raise files.Refused(f"{key[:80]!r} is not a key")
     with files.folder(Path(store), create=True) as top:
+        if files.kind(top, LOCKS) == "link":  # planted: the link goes, never its target
+            print(f"store: {store}/{LOCKS}: a link, removed (locks are made here)",
+                  file=sys.stderr, flush=True)
+            os.unlink(LOCKS, dir_fd=top)
         locks = files.subfolder(top, LOCKS, create=True)
         try:
-            try:
-                fd = os.open(key, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
-                             dir_fd=locks)
-            except OSError as err:
-                if isinstance(err, FileNotFoundError):
-                    raise
-                raise files.Refused(f"{LOCKS}/{key}: is a link; expected a lock file") from err
+            if files.kind(locks, key) not in (None, "file"):
+                print(f"store: {store}/{LOCKS}/{key}: not a lock file, removed",
+                      file=sys.stderr, flush=True)
+                os.unlink(key, dir_fd=locks)
+            fd = os.open(key, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
+                         dir_fd=locks)
         finally:
             os.close(locks)
     try:

@@ -2,7 +2,7 @@
 
 The workflow (``workflow/rules/common.smk``, ``stored_params``) renders it from the rule's
 definition into the job's ``store`` param, and the job's shell command hands it to
-``entropic-bound store run MANIFEST -- COMMAND`` (:mod:`entropic_bound.store.job`). It is the
+``entropic-bound-store MANIFEST -- COMMAND`` (:mod:`entropic_bound.store.job`). It is the
 workflow's own text, read at each job, never anything from the store. Its fields:
 
 * ``rule``: the rule's name; ``keep``: what the store keeps of the job (:data:`KEEPS`);
@@ -11,7 +11,9 @@ workflow's own text, read at each job, never anything from the store. Its fields
   job's params by name, ``inputs``: input name -> its paths, ``outputs``: output name -> path;
   the key reads the first four (:func:`entropic_bound.store.keys.job_key`);
 * ``keyed``: input name -> the manifest (``command``, ``params``, ``inputs``) of the job that
-  made it, for inputs that enter the key by their job's key (the teacher arrays).
+  made it, for inputs that enter the key by their job's key (the teacher arrays);
+* ``expect``: output name -> the sha256 the workflow pins for it (a corpus text, pinned in
+  ``corpora.lock.json``): a fetched entry whose output differs is set aside. Not in the key.
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ def parse(text: str) -> dict[str, Any]:
         if name not in manifest["inputs"]:
             raise Refused(f"the job's manifest: keyed input {name} is not an input")
         _check_job(job, f"the job's manifest, keyed input {name}")
+    expect = manifest.get("expect") or {}
+    if not (isinstance(expect, dict) and set(expect) <= set(outputs)
+            and all(isinstance(v, str) for v in expect.values())):
+        raise Refused("the job's manifest: expect must map outputs to sha256")
     if not isinstance(manifest.get("store"), str) or not isinstance(manifest.get("rule"), str):
         raise Refused("the job's manifest: store and rule must be text")
     return manifest
@@ -63,8 +69,10 @@ def parse(text: str) -> dict[str, Any]:
 
 def render(rule: str, keep: str, store: str, command: str, params: Mapping[str, Any],
            inputs: Mapping[str, list[str]], outputs: Mapping[str, str],
-           keyed: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+           keyed: Mapping[str, Mapping[str, Any]] | None = None,
+           expect: Mapping[str, str] | None = None) -> str:
     """The manifest of one job as JSON text (keys sorted: the same job renders the same)."""
     return json.dumps({"rule": rule, "keep": keep, "store": store, "command": command,
                        "params": dict(params), "inputs": {k: list(v) for k, v in inputs.items()},
-                       "outputs": dict(outputs), "keyed": dict(keyed or {})}, sort_keys=True)
+                       "outputs": dict(outputs), "keyed": dict(keyed or {}),
+                       "expect": dict(expect or {})}, sort_keys=True)

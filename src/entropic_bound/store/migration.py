@@ -1,7 +1,9 @@
 """``entropic-bound store migrate``: adopt an earlier commit's entries under the working
 tree's keys, for a change that moves keys but no result (a key definition, code that computes
 nothing the entries hold). Trains nothing: an entry is adopted only where its seal holds and
-its record ran exactly the command the working tree's job runs."""
+its record ran exactly the command the working tree's job runs. The aliases and realisations
+it writes are signed with this user's key, which must be listed in trusted-keys.txt for others
+to use them."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from entropic_bound.store.keys import file_digest
 from entropic_bound.store.layout import Store
 from entropic_bound.store.maintenance import record_of
 from entropic_bound.store.plan import Plan, ledger
+from entropic_bound.store.trust import TRUSTED_KEYS, sign, signer_if_any, trusted
 
 
 def entries_at(source: str, store: Store, snakemake_args: list[str]) -> dict[str, str]:
@@ -47,6 +50,11 @@ def migrate(store: Store, source: str, snakemake_args: list[str]) -> None:
     seal. A key that reads a realised job's outputs (tokens) needs their realisation under
     that job's new key: written from the files where a run of the working tree made them."""
     before = entries_at(source, store, snakemake_args)
+    keys = trusted()
+    signer = signer_if_any(keys)
+    if keys is not None and (signer is None or signer.name not in keys):
+        print(f"note: your key {signer.name if signer else '(none)'} is not listed in "
+              f"{TRUSTED_KEYS}: the aliases it signs are used by you alone")
     adopted, realised, refused = 0, 0, {}
     while True:
         plan = Plan(ledger(snakemake_args), store.path)
@@ -56,6 +64,8 @@ def migrate(store: Store, source: str, snakemake_args: list[str]) -> None:
             if (m["keep"] == "realisation" and key and not store.realisation(key)
                     and all(Path(p).is_file() for p in m["outputs"].values())):
                 store.write_realisation(key, {n: file_digest(p) for n, p in m["outputs"].items()})
+                if signer is not None:
+                    sign(store, signer, "realisation", key)
                 realised += 1
                 progress += 1
         for job in plan.stored_jobs():
@@ -68,6 +78,8 @@ def migrate(store: Store, source: str, snakemake_args: list[str]) -> None:
                 reason = "its record ran another command than the job's"
             if reason is None:
                 store.write_alias(key, entry)
+                if signer is not None:
+                    sign(store, signer, "alias", key)
                 adopted += 1
                 progress += 1
             else:

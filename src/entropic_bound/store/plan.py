@@ -29,28 +29,29 @@ from entropic_bound.store.files import Refused
 from entropic_bound.store.keys import UnknownInput, file_digest, job_key
 from entropic_bound.store.layout import Store
 from entropic_bound.store.manifest import parse
+from entropic_bound.store.trust import content, signed_by, trusted, why_untrusted
 
 LEDGER_VARIABLE = "ENTROPIC_BOUND_STORE_LEDGER"  # read by the logger plugin
-WRAPPER = ["entropic-bound", "store", "run"]
+WRAPPER = ["entropic-bound-store"]
 SHELL_OPERATORS = (">", ">>", "2>&1", "|", "&&", ";")
 
 
 def wrapped(shellcmd: str) -> tuple[dict[str, Any], list[str]] | None:
     """The manifest and command of a job's shell command that goes through the wrapper
-    (``entropic-bound store run MANIFEST -- COMMAND > LOG 2>&1``, as the workflow writes it);
+    (``entropic-bound-store MANIFEST -- COMMAND > LOG 2>&1``, as the workflow writes it);
     None for any other command."""
     try:
         words = shlex.split(shellcmd)
     except ValueError:
         return None
-    if words[:3] != WRAPPER or len(words) < 5 or words[4] != "--":
+    if words[:1] != WRAPPER or len(words) < 3 or words[2] != "--":
         return None
     argv = []
-    for word in words[5:]:
+    for word in words[3:]:
         if word in SHELL_OPERATORS:
             break
         argv.append(word)
-    return parse(words[3]), argv
+    return parse(words[1]), argv
 
 
 def ledger(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".",
@@ -89,6 +90,7 @@ class Plan:
         self._keys: dict[str, str | None] = {}
         self._digests: dict[str, str] = {}
         self._checked: dict[str, bool] = {}
+        self.keys = trusted()  # the workflow's trusted keys (None: an unsigned store)
 
     def digest(self, path: str) -> str:
         """A predicted input digest (:class:`UnknownInput` where it cannot be known)."""
@@ -110,7 +112,12 @@ class Plan:
                 raise UnknownInput(path)
             found = self.store.seal(entry).get(layout.output_suffix(name, path))
         else:
-            found = self.store.realisation(key).get(name)
+            made = self.store.realisation(key)
+            if made and self.keys is not None and not signed_by(
+                    self.store, "realisation", key, content(self.store, "realisation", key),
+                    self.keys):
+                raise UnknownInput(path)  # an unsigned realisation predicts nothing
+            found = made.get(name)
         if found is None:
             raise UnknownInput(path)
         return found
@@ -125,8 +132,9 @@ class Plan:
         return self._keys[first]
 
     def entry(self, job: dict[str, Any]) -> str | None:
-        """The entry that serves the job's predicted key, where its files pass their seal
-        (None: not stored, or one the job would set aside and compute)."""
+        """The entry that serves the job's predicted key, where its files pass their seal and,
+        with trusted keys, a trusted signature binds it (None: not stored, or one the job would
+        not use)."""
         key = self.key(job)
         if key is None:
             return None
@@ -135,7 +143,8 @@ class Plan:
         except Refused:
             return None
         if entry is not None and entry not in self._checked:
-            self._checked[entry] = self.store.check_entry(entry) is None
+            self._checked[entry] = self.store.check_entry(entry) is None and (
+                self.keys is None or why_untrusted(self.store, key, entry, self.keys) is None)
         return entry if entry is not None and self._checked[entry] else None
 
     def stored_jobs(self) -> list[dict[str, Any]]:

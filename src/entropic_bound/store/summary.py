@@ -40,6 +40,12 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
             other[", ".join(f"{k} {v}" for k, v in sorted(theirs.items()))] += 1
     if not fetched + computed:
         return []
+    from entropic_bound.store.trust import TRUSTED_KEYS, trusted
+
+    if trusted() is None:
+        refused.append(f"store: unsigned: this workflow lists no trusted keys ({TRUSTED_KEYS}), "
+                       "so whoever can write the store decides what this run fetched "
+                       "(docs/running.md, \"A store you share\")")
     lines = [*refused, f"store: {fetched} stored jobs fetched, {computed} computed and stored"]
     if other:
         mine = ", ".join(f"{k} {v}" for k, v in ours.items())
@@ -49,3 +55,15 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
                      "numbers may differ from a recomputation here by rounding; "
                      "`entropic-bound audit` recomputes and compares.")
     return lines
+
+
+def start_lines(store: str | os.PathLike[str]) -> list[str]:
+    """What the store holds that no run reads, one line each (the Snakefile's ``onstart``):
+    names that are not the store's, links, unsealed files and dangling seals or aliases.
+    Only names are listed and seals parsed: nothing else is read."""
+    from entropic_bound.store.layout import Store
+
+    found = Store(store)
+    return ([f"store: {store}/{line}" for line in found.listing().unexpected]
+            + [f"store: {store}/{name}: unsealed or dangling (never read)"
+               for name in found.leftovers()])

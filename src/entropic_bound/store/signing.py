@@ -1,0 +1,96 @@
+"""``entropic-bound store keygen | trust | distrust | keys | sign``: make a signing key, list or
+remove a trusted key (each a change of ``trusted-keys.txt``, to commit), and sign what the
+store holds (:mod:`entropic_bound.store.trust`)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from entropic_bound.store import trust
+from entropic_bound.store.files import Refused
+from entropic_bound.store.layout import Store
+
+log = logging.getLogger("entropic_bound")
+
+
+def keygen(name: str | None) -> None:
+    """Make this user's signing key (never overwriting one) and print its public line."""
+    if trust.load_signer() is not None:
+        raise Refused(f"{trust.key_path()}: a signing key exists; remove it first to make "
+                      "another")
+    signer = trust.make_key(name or "user")
+    print(signer.public_line)
+    log.info("signing key written to %s (mode 0600, outside the repository); "
+             "`entropic-bound store trust` lists its public half in %s", trust.key_path(),
+             trust.TRUSTED_KEYS)
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.is_file() else []
+
+
+def add_trusted(line: str | None) -> None:
+    """List a public key (``name:base64``; default this user's own) in trusted-keys.txt."""
+    path = Path(trust.TRUSTED_KEYS)
+    if line is None:
+        signer = trust.load_signer()
+        if signer is None:
+            raise Refused("no signing key: make one with `entropic-bound store keygen NAME`")
+        line = signer.public_line
+    name, _ = trust.parse_public(line, "store trust")
+    kept = [x for x in _lines(path) if x.partition(":")[0].strip() != name]
+    path.write_text("\n".join([*kept, line.strip()]) + "\n")
+    log.info("%s now trusts %s; commit it (a visible change)", path, name)
+
+
+def remove_trusted(name: str) -> None:
+    path = Path(trust.TRUSTED_KEYS)
+    lines = _lines(path)
+    kept = [x for x in lines if x.partition(":")[0].strip() != name]
+    if len(kept) == len(lines):
+        raise Refused(f"{path}: lists no key named {name}")
+    path.write_text("\n".join(kept) + ("\n" if kept else ""))
+    log.info("%s no longer trusts %s; commit it (a visible change)", path, name)
+
+
+def list_keys() -> None:
+    keys = trust.trusted()
+    own = trust.load_signer()
+    if keys is None:
+        print(f"no {trust.TRUSTED_KEYS}: the store is unsigned")
+    for name in sorted(keys or {}):
+        print(f"{name}{'  (your own)' if own is not None and own.name == name else ''}")
+    print(f"your signing key: {trust.key_path() if own else 'none'}")
+
+
+def sign_store(store: Store) -> None:
+    """Sign, with this user's key, every entry whose files pass their seal, every alias to
+    such an entry and every realisation, that this key has not signed yet."""
+    signer = trust.load_signer()
+    if signer is None:
+        raise Refused("no signing key: make one with `entropic-bound store keygen NAME`")
+    own = {signer.name: signer.private.public_key()}
+    listing = store.listing()
+    signed = {"entry": 0, "alias": 0, "realisation": 0}
+    good = set()
+    for key in sorted(listing.seals):
+        if (reason := store.check_entry(key)) is not None:
+            log.error("not signed: %s/%s: %s", store, key, reason)
+            continue
+        good.add(key)
+        if not trust.signed_by(store, "entry", key, trust.content(store, "entry", key), own):
+            trust.sign(store, signer, "entry", key)
+            signed["entry"] += 1
+    for key, entry in sorted(store.aliases().items()):
+        if entry in good and not trust.signed_by(store, "alias", key,
+                                                 trust.content(store, "alias", key), own):
+            trust.sign(store, signer, "alias", key)
+            signed["alias"] += 1
+    for key in store.realisations():
+        if not trust.signed_by(store, "realisation", key,
+                               trust.content(store, "realisation", key), own):
+            trust.sign(store, signer, "realisation", key)
+            signed["realisation"] += 1
+    log.info("signed as %s: %d entries, %d aliases, %d realisations", signer.name,
+             signed["entry"], signed["alias"], signed["realisation"])

@@ -1,0 +1,229 @@
+"""Trust you can state, as Nix's ``trusted-public-keys``: ed25519 signatures that bind each
+entry, alias and realisation of the store to its key.
+
+* **The list.** ``trusted-keys.txt`` in the workflow's directory (in git, so adding or removing
+  a key is a visible commit) holds one ``<name>:<base64 public key>`` per line. Where it exists,
+  an entry, alias or realisation without a signature by a listed key (or by this user's own
+  key) that binds it to its key is not used: the job is computed, one line saying why. Without
+  it the store is unsigned, as before signatures, and a run says so in one line at its end.
+* **What a signature binds** (:func:`message`): the kind, the key and the content: an entry's
+  seal (which names each file's sha256 and the entry's own key), an alias's target entry, a
+  realisation's digests. An alias pointing at another job's signed entry is therefore refused:
+  the alias itself carries no trusted signature for that target.
+* **Signatures** are kept in ``<key>.sig`` in the store, one ``<kind> <signer> <base64>`` line
+  each (several signers may sign).
+* **Keys.** A writer's private key is kept outside the repository: ``$ENTROPIC_BOUND_SIGNING_KEY``
+  or ``~/.config/entropic-bound/signing.key`` (``$XDG_CONFIG_HOME``), mode 0600, made by
+  ``entropic-bound store keygen`` (or at a run's first store, with one line saying where).
+  A user's own runs sign what they store with it, job steps on a cluster included, and trust it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from entropic_bound.store import files
+from entropic_bound.store.files import Refused
+from entropic_bound.store.layout import ALIAS, SEAL, SIGNATURES, Store, is_key
+
+TRUSTED_KEYS = "trusted-keys.txt"
+KEY_VARIABLE = "ENTROPIC_BOUND_SIGNING_KEY"
+KINDS = ("entry", "alias", "realisation")
+SCHEME = b"entropic-bound store signature 1"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def message(kind: str, key: str, content: bytes) -> bytes:
+    """What a signature signs: the scheme, the kind, the key and the content."""
+    return b"\0".join([SCHEME, kind.encode(), key.encode(), content])
+
+
+def key_path() -> Path:
+    """Where this user's private signing key lives (outside any repository)."""
+    if os.environ.get(KEY_VARIABLE):
+        return Path(os.environ[KEY_VARIABLE])
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(config) / "entropic-bound" / "signing.key"
+
+
+def _public_line(name: str, public) -> str:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    raw = public.public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return f"{name}:{base64.b64encode(raw).decode()}"
+
+
+@dataclass
+class Signer:
+    """A private ed25519 key and its name."""
+
+    name: str
+    private: object
+
+    @property
+    def public_line(self) -> str:
+        return _public_line(self.name, self.private.public_key())
+
+    def sign(self, kind: str, key: str, content: bytes) -> str:
+        signature = self.private.sign(message(kind, key, content))
+        return f"{kind} {self.name} {base64.b64encode(signature).decode()}"
+
+
+def make_key(name: str, path: Path | None = None) -> Signer:
+    """A new signing key named ``name``, written to ``path`` (default :func:`key_path`), 0600;
+    an existing key is never overwritten."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import (
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+    )
+
+    if not NAME.fullmatch(name):
+        raise Refused(f"key name {name!r}: letters, digits, '.', '_' and '-' (64 at most)")
+    path = path or key_path()
+    private = Ed25519PrivateKey.generate()
+    seed = private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(f"{name}:{base64.b64encode(seed).decode()}\n")
+    return Signer(name, private)
+
+
+def load_signer(path: Path | None = None) -> Signer | None:
+    """This user's signing key, or None where there is none."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    path = path or key_path()
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    name, _, seed = text.partition(":")
+    try:
+        return Signer(name, Ed25519PrivateKey.from_private_bytes(base64.b64decode(seed)))
+    except (ValueError, binascii.Error) as err:
+        raise Refused(f"{path}: not a signing key (<name>:<base64 seed>): {err}") from None
+
+
+def signer_for_store() -> Signer:
+    """This user's key, made at first use (one line says where)."""
+    signer = load_signer()
+    if signer is None:
+        name = re.sub(r"[^A-Za-z0-9._-]", "-", os.environ.get("USER") or "user")[:40] or "user"
+        signer = make_key(f"{name}-{os.urandom(3).hex()}")
+        print(f"store: made your signing key {key_path()} ({signer.public_line}); list it in "
+              f"{TRUSTED_KEYS} (entropic-bound store trust) for others to use what you store",
+              flush=True)
+    return signer
+
+
+def parse_public(line: str, where: str) -> tuple[str, object]:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    name, _, encoded = line.strip().partition(":")
+    try:
+        if not NAME.fullmatch(name):
+            raise ValueError("a bad name")
+        return name, Ed25519PublicKey.from_public_bytes(base64.b64decode(encoded, validate=True))
+    except (ValueError, binascii.Error) as err:
+        raise Refused(f"{where}: {line.strip()[:80]!r} is not <name>:<base64 ed25519 public key> "
+                      f"({err})") from None
+
+
+def trusted(workdir: str | os.PathLike[str] = ".") -> dict[str, object] | None:
+    """Name -> public key of every listed key and this user's own; None where the workflow
+    has no list (an unsigned store)."""
+    path = Path(workdir) / TRUSTED_KEYS
+    if not path.is_file():
+        return None
+    keys = dict(parse_public(line, str(path)) for line in path.read_text().splitlines()
+                if line.strip() and not line.lstrip().startswith("#"))
+    own = load_signer()
+    if own is not None:
+        keys.setdefault(own.name, own.private.public_key())
+    return keys
+
+
+def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
+    """``(kind, signer, signature)`` of each well-formed line of ``<key>.sig``."""
+    try:
+        with files.folder(store.path) as top:
+            text = files.read(top, f"{key}{SIGNATURES}").decode("ascii", "replace")
+    except FileNotFoundError:
+        return []
+    found = []
+    for line in text.splitlines():
+        parts = line.split(" ")
+        if len(parts) == 3 and parts[0] in KINDS and NAME.fullmatch(parts[1]):
+            try:
+                found.append((parts[0], parts[1], base64.b64decode(parts[2], validate=True)))
+            except (ValueError, binascii.Error):
+                continue
+    return found
+
+
+def signed_by(store: Store, kind: str, key: str, content: bytes,
+              keys: dict[str, object]) -> list[str]:
+    """The trusted signers whose signature binds ``content`` to ``key`` as ``kind``."""
+    from cryptography.exceptions import InvalidSignature
+
+    good = []
+    for found_kind, name, signature in signatures(store, key):
+        if found_kind != kind or name not in keys:
+            continue
+        try:
+            keys[name].verify(signature, message(kind, key, content))
+            good.append(name)
+        except InvalidSignature:
+            continue
+    return good
+
+
+def content(store: Store, kind: str, key: str) -> bytes:
+    """What a signature of ``kind`` on ``key`` binds, read from the store."""
+    with files.folder(store.path) as top:
+        if kind == "entry":
+            return files.read(top, f"{key}{SEAL}")
+        if kind == "alias":
+            return files.read(top, f"{key}{ALIAS}").strip()
+    import json
+
+    return json.dumps(store.realisation(key), sort_keys=True).encode()
+
+
+def why_untrusted(store: Store, key: str, entry: str, keys: dict[str, object]) -> str | None:
+    """Why the entry that serves ``key`` (itself, or through its alias) is not to be used under
+    ``keys``, or None where a trusted signature binds each link."""
+    links = [("entry", entry)] if entry == key else [("alias", key), ("entry", entry)]
+    for kind, name in links:
+        try:
+            if not signed_by(store, kind, name, content(store, kind, name), keys):
+                return (f"{'alias' if kind == 'alias' else 'entry'} {name} carries no signature "
+                        f"by a key of {TRUSTED_KEYS} that binds it to its key")
+        except (FileNotFoundError, Refused) as err:
+            return str(err)
+    return None
+
+
+def sign(store: Store, signer: Signer, kind: str, key: str) -> None:
+    """Add ``signer``'s signature of ``key``'s ``kind`` to ``<key>.sig`` (kept once)."""
+    if not is_key(key) or kind not in KINDS:
+        raise Refused(f"sign {kind} {key[:80]!r}: a kind and a key are expected")
+    line = signer.sign(kind, key, content(store, kind, key))
+    kept = [f"{k} {n} {base64.b64encode(s).decode()}" for k, n, s in signatures(store, key)
+            if not (k == kind and n == signer.name)]
+    with files.folder(store.path) as top:
+        files.write(top, f"{key}{SIGNATURES}", ("\n".join([*kept, line]) + "\n").encode())
+
+
+def signer_if_any(keys: dict[str, object] | None) -> Signer | None:
+    """Who signs what this process stores: this user's key, made at first use where the
+    workflow lists trusted keys, else only where it exists already (an unsigned store)."""
+    return signer_for_store() if keys is not None else load_signer()

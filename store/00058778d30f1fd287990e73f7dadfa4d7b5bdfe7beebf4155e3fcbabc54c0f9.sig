@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 zvyvoM5YLU5FTbV9llQe8KbzSl5E5grTFiLEkyX4tKkDVQZVNy6jXY1/f9Gn+JdTsZtJxzRA8CZa6k8XqUPpBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 7R/xOcm3W9u4tgRROS2eFrZYiD8Q3tJ7Zn+HF7sKgtyLjPT0dtC6YlbFjQWWXbVNu0blMA8FpkYtCUshcXZ4Bw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 hOXS5PeYHow4abXdg0oMCtAJD7JDoa1FanKDxuIeK7wPS1eTm2hmtV5lzYzaMSgEd8SLgaiuxddFr71vL9WyBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 L5QFXkYZxF5gB+y0aCdV9/2kI9F3gCjAdNKWbvwEJft4iAsjZP6IdT5LtvjHsg2cVTPmWGpNL4XEJChgQDAxCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Hs/n5jaYCTCszYCITUinbNq3UQTpu55jUrpA5naQYc2FpUnofllJkUU+tUrQeWtCjD62ZJl7Z7d9pR/fHAe9BA==

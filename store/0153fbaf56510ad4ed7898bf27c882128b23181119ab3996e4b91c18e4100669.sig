@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 dRNzwNQ23Ch7OSI+5s2VFABK03gfyjKu8HdYTdI7BtFXogvlmsTeAx3t+DqJXfViAFqtyw7o4TYsS76aLIjvBQ==

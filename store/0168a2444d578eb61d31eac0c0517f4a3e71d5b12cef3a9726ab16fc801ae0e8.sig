@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 oTCSw4DjnBCUMd2BPiZgsmd1GBvLMCyRt/2iu1iB3APWDZhbWcLOQVkvyaTjzqNLMWIVkNkod0kYSwCr+PhyCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 zcpfL42b5TKUZmUeDb2sHfrk0Qw9PAbHlcP4TUrW4Goi3M+MANRvHzafS6Wg1h3e6nH/dxyXuTz8+XIZKd4nBw==

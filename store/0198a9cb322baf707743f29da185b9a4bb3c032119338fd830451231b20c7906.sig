@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Wpw064CDgNGXjvdCLVnqWaJWJv3AkXeAJ/5NvT8OfYnYjPECMo+sx5W3W1oKuiEOYtor2emY8K+DO6EvSqqHDw==

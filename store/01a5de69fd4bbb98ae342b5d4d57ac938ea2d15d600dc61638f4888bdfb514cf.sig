@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RO99itrN+F2ogHfWW8+xWemeIQjjN03u0icgSXkb7Lsot7daVL9ivVTiikgD33asI8DxF01A5PaLl0eIy3mhDQ==

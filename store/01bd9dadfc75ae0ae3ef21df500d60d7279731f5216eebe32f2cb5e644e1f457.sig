@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 sIZGVaY5pULWl6rzR7aOppnSJMyuWeyiu5/aPi7bI9rm7kNBiDBp1sx/RLLtU3uSpEDJa+KjZHMQxeYgUXCDDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OKfLwHDUS6Q8p1UlFALSIc8zIM/fN7LH9l2rYgLyBbKz1N3jQVzjXBg4H0BmQaDkQcgJ7Fjrlc67FnGFeWd8Bg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Da/58tTob6+2lIX9m50qaqwdv5QfW0s/GLuqb0aGv9skOhdb42oCXqR3QS8BJDTz1QRv7hHBtjE0rQsHUvFNAQ==

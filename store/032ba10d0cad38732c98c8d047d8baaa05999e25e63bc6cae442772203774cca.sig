@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Ndnq2Go1RFAVF7xuNyFmNuUFoGmpTOo3yDuw+DqzzzrCmxm39VM7q391BplnxwHJIxk92ycy1ozWhOjEbv0SCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 DHfY8zZUbPHWhCVgjQpi6C6Hois6jMKJhHIKHLAlI/CDEoQPVINgNtZ1CUr0WqYlLgu3Kj3PPl/zaxUxc+cOCA==

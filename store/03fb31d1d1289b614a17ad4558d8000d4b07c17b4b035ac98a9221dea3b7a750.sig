@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 d4CEnxsoUmGezZzQEsrLExdEZn3R/n+uN1OnQrFqucknmiodlBHt7YX7WHyrLXIY0JVNCwrwCULKM4YIhHCgAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 HLfWNp7dPGxzpZypYQjbcNe5UBEs6jUlvHGP2HdTSYfkN82tX6eSu+kk4m2r13Wx+/pZKxQRQcLqel8ARK2MAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 uAh4WnoomlFn9ac8F1lri149HJAjOkGENTqGWIwIL2/614OQttyZFCnnyYGoTNHmf/3dXKqI7XDLVapJAiKYDA==

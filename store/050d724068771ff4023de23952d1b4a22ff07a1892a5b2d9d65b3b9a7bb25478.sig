@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ovqIxxFM/HuOBB2mcaawoZd51n4Qk4amuOH1rDNM8xtEwhm8tlRV1ZhFjRwNJd6q4lJh9kda0ej2jbyF7APBBg==

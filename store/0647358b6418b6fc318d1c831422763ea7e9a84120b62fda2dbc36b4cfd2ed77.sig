@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 UPMSZ7WVEz1bJKXdZLsrKU4JArMonl4O6CYCdsY/VKmDeIDB2c362FHtONQfaFUW6hPipgPDz0b5LdDcv+c4Cg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 xfij2R+bWZXTcm43YfbkwbgvFUALX06Q7rvwmH8pk0y6i/THA8kT6BQR/scwgKUbVkoa88nJ0JULJT1M7prgAg==

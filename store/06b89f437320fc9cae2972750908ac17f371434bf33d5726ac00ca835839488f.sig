@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 c/cZ4ZGr39MmwSDyty21jePdXw5unzfPgIlo2rYUNQGesGCKsV1jtrc6Gtb8IfM4eAwbDVvVAw1NfAy6+k2WAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 bw7p19I6hY3l3ibfKkxgnez2PYIYlHuBqzvDgMFrudMBPRbMmbwGKxa6+qhVl6LcHWeDJWvIDyzuaJSfjVXTCQ==

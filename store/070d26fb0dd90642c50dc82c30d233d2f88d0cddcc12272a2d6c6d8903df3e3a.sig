@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 7lypSES+plNbu5mqO4Rth7HTEqRpKAtpHlNujV1KTzvEariBNQDFNBJw6JhZslflEWNXV7xmHVQWXL0TekWvBg==

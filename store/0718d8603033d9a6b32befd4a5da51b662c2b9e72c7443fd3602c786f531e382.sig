@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 oBODex9rgIZROKPPkPmM9mFZZvLenz4IjfkNA5oRpZpUgCY44jbPTK9kaKZ5faFzeRKyNNhB4ZyqV47p01NKCQ==

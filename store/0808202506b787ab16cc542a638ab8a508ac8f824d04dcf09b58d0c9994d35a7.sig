@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 WbAi2Jk4roR4ZV8DisMbTX5Je+E6UQNoEDZ8nPGxC/UVwH0JBBdPRn526WfzP853PFWNiPWGaditgY43kFQbCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 hkLqTul5vcbOdh6cAGGcc1U1+cE5eyKjEz1lTvwX7C3xAI+9IRr2nqawyqoNvSbi1ihur+IsiMB9o41FCkuPAA==

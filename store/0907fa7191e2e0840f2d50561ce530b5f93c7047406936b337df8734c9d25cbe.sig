@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JVdSAdsP3q6cMmeNqgIRMw4oExrDh7UZGOY6efcIEmaIRn79+28RKJLTbBF401sjHHVvYcM0SDOODdvp8klxDw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 koyYfgQQu/hJCxaFyaIZMF0zS9MY8dTF6gfdlBy3YHd8sV1Gc27Ll9izPYOI3NpVbZgaoShGdlkaWqGVazVdAQ==

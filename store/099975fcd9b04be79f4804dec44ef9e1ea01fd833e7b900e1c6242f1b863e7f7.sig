@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 a9/VMbkDd1UHIpLF0b7gp1mgcjJ5hnWFwGzd8X2w7oRPgGWIdADhs30WeVZNw5aODquruLWw4EO3Wv2h+GQgAA==

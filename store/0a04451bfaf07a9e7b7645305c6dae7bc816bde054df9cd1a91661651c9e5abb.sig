@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 f1KNtrKEHKu2O8jAJvzuY4b1bCkkdMYK8RRQyvbw63CJsmHrj3tpxddoaUigoDttytHbWpG8uBC4520X3gRbCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Z42ZvbtOExyUNUuw826Z1742XbpzieAru5FHNk7FQuMmsA6kwMr9oQ+dXWaBsYv9LYQDTD13XtwY5cIQZn/zAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 WHNy8cDs7VeX3gOUlneoLjhOp4DO4N8HHX/FjLMKLifHfzKnJEzuE+nOVM1IYZJvRtuQxod3nl30a2LvqBPJBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 XNIe1tjvbmqiWPrB4xT/UzIF9R4tRX4m4iCqMvdtkwLWDdjZPCfk1BynCjQ3CC/6Mn7epNjEH1jpYfikM041Dg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 oTcTV7dzgObYsP3adtdilmoe0tubo6G4L87qk7qiYITUyMLVYyfI4oXG7+pbZMiiT+vl8+vDbkLlubxujw64CQ==

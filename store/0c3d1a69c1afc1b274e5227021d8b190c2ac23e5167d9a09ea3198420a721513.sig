@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ygDSV0qNutT0xvVvb1rlnC1Bm3Sxk9YlFSwzjBPkraKIVl3u6Jce7/0FgLEIiOKoWi0m0yKHthhvbcf11vVlAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 aUAR9TV4Fgptmo8fF58N67owTdbMQDsmkLZwS0hkuBGkIVnqxcYzBD8QTO5xr9gGPwxh7+3NbuDQb517CC/PAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 uGw2E0mCIsmreFGH6FipGluLtFfALBSQC3LAk5pallSFSe8wg4aDcmHD6pjDNqowg3KY0BX1nLJOEnpR+EoHBA==

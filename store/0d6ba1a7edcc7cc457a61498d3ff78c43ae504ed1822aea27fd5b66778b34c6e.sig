@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 /WFAEt64VLfvifaByX1eXAzyq4v24VEiJ3a5zxzU2oPaOQrd3f3bhs8DmbAYUUwD8Uqe3qMg+Zlc7RHFEFY1BQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 z1YUX4yAPFrYrILxWF7lEuwCfdJz13XXJsA8wErNou7T5q7rMbzAhVM0xr9DVyaaUocjeM2OEzsKkoePaTLpAQ==

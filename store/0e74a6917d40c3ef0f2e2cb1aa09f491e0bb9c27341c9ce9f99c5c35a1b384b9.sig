@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 xdvKs7dAWLL7wRZXeaI9tshUQwcGp9+cwoKk6dYzfikS3gsJPJkTLLoi1jktxKPv90eNtDQG6q46vaL3jxKhDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Cc6iqq0NdovX9AvIHdMpOGQdkdnzrlnKl5KrPEqlbjZ7SWyDMBgSUtf+CxmKhz/vnmdFvnRogvZ6CaZUqQTjAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 UllBPIifNYu4jb0EUCby+AM+zikdEMVZCXYmIV4eEYx53Si6cp9pC4K29972CNjLvHPtsntQz0hUsRHA1H8cAQ==

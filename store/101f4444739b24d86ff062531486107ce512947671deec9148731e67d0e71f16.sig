@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 MpbqpwqDbyVMlDQbt+HizXN63ptdPPgHh/C2piR3OQgKb+oGS4cAmWAbwMWEgpJpwNnzdg88k2ixZSvHfqWDCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 e76/lWik8C4cXXGp04FUP3OmjzIdfhOj9qtEu0/PiMZQz5C/4ISjQqSM2LlITX9aE2GkYuO31DhppurwVTdaCQ==

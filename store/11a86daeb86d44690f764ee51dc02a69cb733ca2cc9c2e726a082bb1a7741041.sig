@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 44Y8adD8rSm4aUCZDyaF5RZtDejknSyWqVDlplVSv9cRyZBnFnqws3fNiNBX7INn9zgiY9Y4qupYyT1wKKLPAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Oi2CHCZSF7rbnGmxHfQGV4kAlwGSreGq1PYocDG4uVCVmhOoE2e8dkhgRe99Y8GijuKRCEA2XLmgpmv29dMSCQ==

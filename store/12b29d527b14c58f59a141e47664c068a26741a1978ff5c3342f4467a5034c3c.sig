@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 FnQ72X98K5JNjkOoyx6jST8bTe6H8q4pOtjx3uB2iK6vI4xpbcjtE5f/UcTVAnYacrR1CiJv1qGMN3fD60nvCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 lBBZmtlIxdQG+ALFsR2iGhl73wZAR6JrEBhS3nSVDOPAlaovPGpp4rUMboU9IdNnBtGYvI7QYaTS0IWa/cwdBw==

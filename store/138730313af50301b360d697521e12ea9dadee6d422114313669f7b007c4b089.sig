@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 a6OvYSayjnso36ZQKEr0quIym/pDyBFjEYJ/p8gO75eDVQkFRExGQqlPD5nHeQBWxGytPCgQ2k+tPpBNgokmCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 scYtDrtjhl2RjjHI+1+fpsp1VnTsnZ6HGjn5OR4DANvgzS9DMQi2fCdZbWx92T552SkO9nJ80mPc6u0NuYSzDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 HsvUNOerCHnnTwcgIr2aO1T41ChJR1m5jFMUiC81rwZIfrHiN9WQnPpMD3aqVJ6EyUlB3Ol47VM8wf0BsKlvAg==

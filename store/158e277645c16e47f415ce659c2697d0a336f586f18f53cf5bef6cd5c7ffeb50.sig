@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 H3X7DMH/YlzQTN/8QbdZfUVFgBQWf3XkwFzvTacN0phEy05Z0nW2mk9saeg7zzZq34Eg9BpU4dYvFGtdzPFNCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 kyOd5S6MU/J1iSRcyRHyHbiIploUauykE26uH1a+msIObCfUo4GLYfqhfbr/jLewd5AHeo7xEaVgyFhFDjgjAg==

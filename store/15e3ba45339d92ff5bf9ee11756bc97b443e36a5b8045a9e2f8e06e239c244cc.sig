@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 B84NvXcBqTDhXBw9R5l/O94f33IaEn2Uua581dSN6pMiqNhZ6Lsu1QNry6G0W+TT5H2dJnquBvzG5mRTWIuhDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 rDkKG9ofA1zmE1NwveRwmdQqZlL8Ujs7CFKlHDI3qdCsVTIb3796sShrwYcTGROibh/C7yEgc7uEKewlfGKkDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3ddWC16fWiJMAdNQPlyHqj+a1G2JQ9bVsfO1J6wt5tsU7ytj2/wXJWGvvsVERS6g6fm+S6o8J48gYgmzqtdtAw==

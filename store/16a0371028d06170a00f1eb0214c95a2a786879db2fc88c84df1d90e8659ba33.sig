@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 9EQOVyfMcMtCFSykB270kr+r8MRYncHw7GF3LzAk0WshlRWAUbsrznboaFe4D30PfLYfQ78iffgW9eu8hAElBA==

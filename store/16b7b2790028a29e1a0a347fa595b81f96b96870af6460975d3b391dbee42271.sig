@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 IGa3ur7aO7r/mnv+WPQ7orxcSQKAdn9VugGxqD+BTu2hYBD9ZaT4SizkbCOKq4ZVnBbXBd0HoK1KsCQdqe2MBg==

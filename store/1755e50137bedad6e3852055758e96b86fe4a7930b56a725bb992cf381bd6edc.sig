@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 06Mn3NE4UwRpVqbBgCfxCF7QTp2FueSlwDFEyRPAl/H+AsfQSMqwchwzOni9qGF7kTSWvkFJg9B916obJ8waCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JJA0R7Ll5U3O8scLmep8gNeFZkKJfIlkc52u+X/gtLF4gff9PAQ1yPv6Wr5syc24IysnMV1Ypj+OsHRPYOHbCQ==

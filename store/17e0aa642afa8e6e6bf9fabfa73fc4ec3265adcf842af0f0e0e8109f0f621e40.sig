@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Ce7zewmEPbxHTZJaXFgABcX+lLlo8KWTRajI2XpRj4HS2Ej0gL3jX5OqmHKnaWpvoQ97i7uwlVUSa7WCOlG/Cw==

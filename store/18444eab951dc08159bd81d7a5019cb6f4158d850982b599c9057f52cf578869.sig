@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 T3KxaGrN9L/riZjvShAMaUhum8ss7f8PKv5p9HBI0vafBhmYTGCkjYWZQ5yCvrMsY3FxkdJQLRQJveZHe+2VDA==

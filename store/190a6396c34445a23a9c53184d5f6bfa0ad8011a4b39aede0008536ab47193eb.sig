@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RpnXtWe45DnwJT80K/Uye/ZYypT7yKIdSxjUcaXpOhu7bqmiFKP/pHELOJCQI2JL9xZR40uL3lSQi6PsyesQBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 cyogUptnz8vpU5jLIrl6bUz7wpQml0OqJALlJxnHE2Jhd25VvU25SCDthpxB8sg7BoEkEqyVTJNxB63LXukKBA==

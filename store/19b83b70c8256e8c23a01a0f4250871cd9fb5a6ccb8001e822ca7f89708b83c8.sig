@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 VffkROEXy8zUckotbNbTBqtOlVJCBipqZRHvCGFZb+VXF9wE8cG6UE1HG4ZvvwKbou03tJDyecNZN51b634sCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 v6kZKieK+5ZEkFPcEiOMWUd8DFBBmkR01ji9tTsw2H76qs8bbJH1AZ50DgTZZxqgTVRb1VAfA5Z0H/NiFKbkBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 377rYqNdwp+u50oowMplpyskfOkLPbQe8XUfNim0ZM4duTntb5UC5L8nbeqF8urBjZw6h5CVtLXNbY4ODU38AQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 3q1Trok20zYlbdCw8se0cbkxKRmYBJYdFtRzxubzGCeqwv+g9PKR9QCAT5aHLMYYALKG55zCk5xikpLO5SzEBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 fIrUhkt5oXnJt80KkaAqhaQLTr6pK4sUIdJ6DGyPPFK3z95/2UjSb/wqNaRFAh7Kqn9jSBDVZs3JeCzyhKUBCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 q0E6dxLaT8COoc+dQtLeEx7cOnKthVHSnlmr2ivsLy7pKZVGL/Ity2pIHuGm+CQv6qPoJeS5DISyOc8f1f67AQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 aNIenigbvzEAUYP3PzHVAI70/etDd2WerPcmDD8T/1YoCNcfZTJ+TEUlmV9yZEMCcz9PwijoJYWi9s13IiEEAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 HUorQcsC2FTlrvzGYOTxwkCJvg6IggonCiT9HN2scBwkx1N/+hQCa5kvA9kUuwUzR0k7JhXls2paj4Me8TIcAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 hfvkSZPZ3b9VbQmIFPdi6OsN5Bsa55t7UGvOOboYyEbMT0Maj7X7u2NFTNsy2jMvR8Vv5j6b4qSQCx5VVvSwDA==

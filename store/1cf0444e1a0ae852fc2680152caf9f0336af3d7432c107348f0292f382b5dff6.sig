@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 d9dZgJaphHnCSwxdemkjY696kxg3zKhtLlmSa6DOSOL+KL73zghopJEDQt4kO8GIMSGXEShYKP7f01I6DFPzBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 xzQKKGMEdAIAQ+mHCoLDtQkdl89lI1iKfNOeWaRQ8QT5jqVonlmJITO2YKuhb3x58yUK4lyWPnKoTU3Q6FSbAQ==

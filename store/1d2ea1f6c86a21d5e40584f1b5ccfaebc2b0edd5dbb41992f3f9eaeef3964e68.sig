@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 fV3vMiybDpTmLA5B1rzgnz1tmLHK74hokh7rgv8CuZhmJihC22fGjNMwsANXer2WnkCHNoTJRabL1mx/gATXDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 GvulOUr8TEgJPcmYeMNfzjY/DKA16fXFDX2CFGI0lVZg+nHMhnrhuMVDJ89RIzBF8nEpXeXbVTgUK4JPwLgBAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Nf2ZUJY/U0FYdySYOysLkTPG7RQv7nPi1evubGkuLG5UPLieIonFeN+lcDmnZi82aOQuMqoB+FyV5nUey8cMCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 jnPOHuscDnIz1qNnjV2gTkIO3g/m7uWySI29w/EkRHtKxYXakqdpaHi7nWodfm59xqgruBiFZMUSAAAY+IusBA==

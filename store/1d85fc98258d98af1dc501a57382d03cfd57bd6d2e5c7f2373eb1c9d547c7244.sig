@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FhU+9IGkcCrn8ikArYj72QgsXZ40nblRhwCRE2UpPumocDdElYqWIlWqCzYevvVNR23Y246Sk5jrB6L6ncxxBw==

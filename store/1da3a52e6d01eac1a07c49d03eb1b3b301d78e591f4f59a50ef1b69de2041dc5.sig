@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 QaqtKBcxXLvzxeiJ7Yxr7eKNzuh/qPmb3/AVH1h4N3DFQ3OgRB4AusgX49i8t6ke7LjQrR1BJEc35t0fim43AA==

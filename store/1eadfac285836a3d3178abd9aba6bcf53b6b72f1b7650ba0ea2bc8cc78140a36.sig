@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 iJj9O0ZouQwbUMNkRKe9KrmhEHYvp3Pj852tnRTgJVB1d4eQ1h7TGdQxMg9yXEjgf/WboSKC5aTcrrBIGrk3DQ==

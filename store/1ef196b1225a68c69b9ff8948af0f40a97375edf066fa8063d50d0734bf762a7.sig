@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 bZyUyLrjcu2LxXOnh8YagqhKmKkj9cI0BQJxH9P7JQwTgjhwet0xRhmE4FxDR6IQePSNjVfegN5YDObzzSa3Dg==

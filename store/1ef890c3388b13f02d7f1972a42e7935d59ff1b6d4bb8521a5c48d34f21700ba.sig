@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 5MXR0nVXB9f9JxErPjg+IBIQZWp2oJKnStap9PX9poGXFJlSVZxMiz1GdGVs8FAz6QPWNDKl4m49q9pGS07qCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tplsFUEU0zvnzAYHbZosTlts99gFt7F1rT5Ft2+SGzUJ9P+frl6nCT40uqRDc5pS5IhU7LgQZvY8cYb6DLgGCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ihK82m8oUsoLNgNF0mYJvJr4H5EYeEK8YaSMR3X+JzQWEPLK2fZzGyGNe1//siy6OodHKADacPYJyul2UWG7BA==

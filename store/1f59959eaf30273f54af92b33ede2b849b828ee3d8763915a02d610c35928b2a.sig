@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 W4uaoL645/WOKc3vbmdZ4CWq+Lr41C2eHazxjAfqMa4SqPM1s1PmnwsKtFoMiG6wnMYIp7eB93SM8QUUpBYIDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 UwOgKYNnVx031t0qqZl+G6YWuDtKOe9znkPt29q2d1PGlOmoaB1c3y19qbaVAh9Ny/Xn4oSSTK8kpzCJL8lhBQ==

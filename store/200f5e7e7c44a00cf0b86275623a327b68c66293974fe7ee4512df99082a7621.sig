@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 teoHhVTZZHz56QXP6dWByB3A2X2wUm8caFwZwOqnu+I03EGUOhaCTBUJgzMQR3cKhyLBIa28DGEyqpSUIp9GDg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 gbL7mHbOlPJg2FJcmynaX0oRVJ4QJJ6TlZPRUyt+owppHGlSOjBGlxh40LSwXJglfCo5qEj1jNGnfyEXNeliAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ST0QgR8ieH03tLKDIHqYENTux9BPOHPbJR9q3cLWW7talUlcswoNos5GsUu5WptGIt+BBOTHoNsmWRvdQbf5DA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 TlXVin0I+4ktNSXozwW1pxPtoShQ1dFQINEj8n4+9IrGlOrrUWv5aWy7gUF4SSbeTRVkkI4MexM2dvEskTDiBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6sLI8gsptIC1R2wn1LVtvAshJ4uW68thGgVyA4nVa3F1YkCDojXupeUZAgstQMxY+I2VTi6lbYGHCDC2SdBXCQ==

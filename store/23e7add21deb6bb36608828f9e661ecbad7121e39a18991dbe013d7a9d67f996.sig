@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 CjE/jV5MT0UDQPW8gUcurOEX5oW2puzMoEX5vlzttBzBJUCm1GCkpMnHDcP8RLfctKQz/iM3jh5kw+W0nzJyCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 aWyoO5kWlIq43p3zFyBiIjdxkboZrDxGAbDJ5JMIiY6U4b06nLg/TBWhIoCswbJ13NF36AW+rmpkVsrwN60zCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 YeylNJAIkwSwET70N8HEEtUvayq82XH6lnQ4Qn9gpc/gtzLWWYznJNqrqj2KLT7tBqNfGJzeXBkJ9YyHKiiXDg==

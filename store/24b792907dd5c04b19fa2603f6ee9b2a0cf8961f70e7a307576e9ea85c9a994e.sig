@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 571M1zj1IjjWhEsGrxle4ogIig9KqrrPdK7/iuBA9QZAUKzdIjo9B1pTb9w4X/ioW3G80s004GA1yVNIx8nKDA==

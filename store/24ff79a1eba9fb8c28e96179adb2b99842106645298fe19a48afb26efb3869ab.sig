@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 OBtJ8hy0L+XtrcDz1J9XBeZTgJFL27M0DfplUJKtHbE8cG/0bZjLZtHtApoS3E5fYo11t2IIFeG3DSANK/suAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 xOHlTsS+8J5WDdPBIHgvvjabpwkcKPbcAaFaIXuKnqcGM7/r4yX33tt4V4BREe0wydPoMlR2WIuNmw62fsI8Cg==

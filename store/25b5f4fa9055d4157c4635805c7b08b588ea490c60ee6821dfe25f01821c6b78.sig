@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Jd6BLf80ja9MbVBlHOPhjSL9GutEUrc961E3FTMB7+VR4NyU2wIWSCRWVtYe6EZKP6Pj/lNxkrZHmKRwKLzeDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1OG6Hj4LHx4OvaG5YMHli7g8IvIAalhR94sRYM8WCzdG7ZjT7rSBiM70lZFZ9Q6xDKE+rBm22ToYP3HAnKdwAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 87M01Y2QLJjiIopbvvGyacTEt6I6KjWx5Zx9mhyJEgh1kKYzWs2fowEgPknJRPP9NoKX1k2sVhklRuHLPPLTDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 jOq6WfwClENVO9adyd3JZ7W1IUcUr/oPugPElUzksQi8l3LFypEuLIfALKiWLVP+JnAlnUBKnnI8CYvdQR6HAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Of4nN/a258R5enS7xFIdD+rpsaSGytkWmCNQFH1GPe0df652VNEZYk6t43XuZb7TDocpsyEfvhoXhgfulVzUAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 mZyahXYeOwbYrmtkmXcqGL2kWBmGWVmWci6jKTg9DdzoBMiqyjNCztpdhiYJRutY/6t55MdPjHGrxguYSdPyAg==

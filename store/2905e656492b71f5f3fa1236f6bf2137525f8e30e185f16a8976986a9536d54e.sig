@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 lApaWOhzS2WKl4b4VxOmtwe5vE76HZipCXNGmMOQD5017H6BzJ1UIaXBNtoHbZ5hqhtOF1BPt6hYTc7wDZVWDQ==

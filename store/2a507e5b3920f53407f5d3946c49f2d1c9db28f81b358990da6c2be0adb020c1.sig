@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 tYfFv4DtYEuCJZeCVLWA+moc/sG6mcwOBtOAj5HzBCHDZWUei1NpD1upvbo0N2yrp7X3HlTgDaTW3Um/T93ECw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 fXj8plHlRDwwbPRR5FWs90VYlbIQUA2k1MDUC58e0+w0kl21AqkQMR3E8ku1zoltj4488Swhlbo6uERfLsa6BQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 lLHZwPUXwIDa50RqBhD0uzsDBdTd4aulxRzlw6Pm3yjFkVNbnoicEe+kBshrCdg9nAcANpVpO9YCcSae+b1YAg==

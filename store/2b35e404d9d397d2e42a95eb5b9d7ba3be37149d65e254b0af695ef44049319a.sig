@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Vg4ZNbFll168+vaMgM/JnZE7pdMptBSXTWdR99KVa27Un9GZIgOqAf5s1H+ACVs9fAUPouypIF5GqawrTlFcBA==

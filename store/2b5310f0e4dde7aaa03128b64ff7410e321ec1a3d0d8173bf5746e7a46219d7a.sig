@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FmITXjEiz7fwyLre/sVhIUX48d2FoT8EBSbp6SEMfEdZVA+VBzziPAtSwsfXfGgR9TUWX6ysATpEymFLLmeRAg==

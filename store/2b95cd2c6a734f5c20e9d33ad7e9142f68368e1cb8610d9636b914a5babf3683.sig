@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 hyWuuK/QMpcmabFtcHJBSHhiiW44ibqkX4zBUkh1ipY7TCycK0RZ1oxTYtPE7FfIWgKAsP/vgwXZwkbGRjJWCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 blgPXaUmKni4prlNh/LDlN7t2PLDRZpzPiG7Wma1gBpIijC8r7vXCJIQcUCipXdEA/Dw3a/amMErJ1jWkix1BA==

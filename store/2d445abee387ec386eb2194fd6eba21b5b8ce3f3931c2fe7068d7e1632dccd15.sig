@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 o3DSJfLk18QX3pkcrLwhhPMVMm0aeGG7M5hYa6fEYaV0UMm48sB9H6nNm0UMG2kjzOyyDj+GkNPcoBZKjB7bAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 lbxdyL6Z8ANIM+/bL2seEr0OmuPijLPbZA9s5h7iz7YGEUChN6dZ0DHKpUeuHQ6gijE2SkXgfvxEglrtUqNtBQ==

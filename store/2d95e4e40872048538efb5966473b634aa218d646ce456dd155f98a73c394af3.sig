@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 g6BS4ZT7flSnMn5YoleL0CcP3uArrigTld1tvjpUdHNoGL4eNC+VsWpMW0U813HtPNJKkZSmcMsqAoqUeuNLBQ==

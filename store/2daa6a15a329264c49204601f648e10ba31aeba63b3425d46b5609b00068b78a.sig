@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 SXlozRdk4wzoY6Ehf+IF/d7IFG8ekh3R2y747Fik48kCjkYota37AFmtfRFt7QU4BRNdpn0pfUnD5YVou+gCCA==

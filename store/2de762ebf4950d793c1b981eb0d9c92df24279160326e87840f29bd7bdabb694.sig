@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 NkfV6YkBT1zRClxemFMdd/HGlYWl8SOn5rattcpPLq2O/8iE6bMrASG6OewRL+N4zVurRH4fMJMWMwetVsw4Bw==

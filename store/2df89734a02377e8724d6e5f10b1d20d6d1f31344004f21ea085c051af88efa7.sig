@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 5SC8TMLRTH7L+wh2BdZKgI6h2j4EQVdxDhrjsgnXswEmJhEqZZibXui14+uyfYQrL3cFd+BHQ2mhYj6uz7a7AA==

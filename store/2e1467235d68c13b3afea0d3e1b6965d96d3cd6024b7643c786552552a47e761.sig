@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 bG6ct5YE9GAfie9RebMcuX9KIr7tWEbpWNOwD9fGOz11BuTkUcJuDm7uaOCrrmHEcwUU52BqLnKZZDFYjlaKCQ==

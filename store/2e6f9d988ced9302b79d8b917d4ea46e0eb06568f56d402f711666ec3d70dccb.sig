@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 46hiT6Qj+QqlieAeoMDtgYgU1MV8DnNnc/s07m+6CIATyFtiAN9pEbbHyvnfgC02Y2eBYNnO8RK2hHJLXdTfDQ==

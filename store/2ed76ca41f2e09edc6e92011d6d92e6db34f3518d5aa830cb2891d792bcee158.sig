@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 3SWPcs4n2VDpAqcL9OyaT9479GVPvJdyjivglG6tY3190hdKZNLGAPqUYn35KfIJG8XPl9eMwVePk4evkBJhBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 2nWtRlYRLhNmLn4HX3MrQAYT7LGi8OJrvvD4l1LEifYsl3rQLdDK19n0NdOph2UzYzqbqwcTtz4Vy5yVzUkpDQ==

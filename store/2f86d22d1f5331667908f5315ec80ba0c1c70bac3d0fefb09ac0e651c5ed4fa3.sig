@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 LSbKpUwSpHiqvkNFsUwSCqxZk2gKrPmElrrD0PLzIRLTBijQeU3YVRKTF67Rukx6ojHPVB5VZqXx/5wuOPTfAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 r54zzj3evkh4rdWb2j2uRGoOKb6F7mYAVDhib42V41oIihxi3XhpShi0Lg6vZ9CxE6fVKP2aD/KwyhpVcuJGCQ==

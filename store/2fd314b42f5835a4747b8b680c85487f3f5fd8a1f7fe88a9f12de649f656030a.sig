@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Ma6I5yqOoXRhYZtyAEiJxMbC1sMj/7nBF4i8CRZX1VjpIMDgkjpzwLCaX/EAo/BQZu4flUIQuFxorrRu2i4LAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 v3i80V4rwgZKSbRJ8CcrgwJP1GCY8Ixog1F+ajuI5j8tO97HnuugxnI17/mi8ediyof61gZJ3BjP9O+RDeBwCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JQzvY8L5EuCEGlQaQ9YuRmMYNg8FPtDnFlZve1slh/e4NfqaoqIdCLEpVbbBIsTM6HtZHwTjxNf9yzmXr7jHBw==

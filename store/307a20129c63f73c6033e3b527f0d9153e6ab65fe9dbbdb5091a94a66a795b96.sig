@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 w1Q3biNx+YJ9tzh4ogGVZAOtzyG5Lqf9lEgr6dNMAFU43OYRdgRu1OIj7gFd5pHUzdZewqdXy8uzSyzqcJl2BQ==

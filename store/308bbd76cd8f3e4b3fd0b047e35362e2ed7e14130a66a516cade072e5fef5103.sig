@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 +pWcdIULK9DKZWoAU8nBckAquSy+8BhPyPibFNYAtQzSAm8ePZvyD3fLNOTANKzVDZjc7xtfH+zV3IVlw3EGAg==

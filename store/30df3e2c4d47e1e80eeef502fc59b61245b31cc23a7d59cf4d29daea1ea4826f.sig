@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 CB/aIUocSO5EEUs2S1rP+QU6EO2i+RWY6HZX3X3ThieBqbwcy5OBF67aUaS/QArK4BTMXckw6TIs93IIK+63DA==

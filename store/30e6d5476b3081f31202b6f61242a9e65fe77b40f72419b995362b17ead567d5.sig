@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 WCwwcuoCyUi7pGkom6GCFZXwfy1fDv2cPHc32/ReNS+P5YGTvChK6TpxGKOd8ObvVl6pzmhLrXWxigG5FEBxAQ==

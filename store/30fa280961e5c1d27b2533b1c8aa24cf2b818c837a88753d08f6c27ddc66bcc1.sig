@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tTr/2SqXktup+g7LvvOnAygjKpHhaiXqlN76RaQkKYgo0cBNjJ1ukfnVNnGfNvnWeyKKszjYZ+MfBcxevWxHCQ==

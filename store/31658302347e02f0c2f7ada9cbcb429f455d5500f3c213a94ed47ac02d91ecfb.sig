@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 wUGEfq90MJDT3lvL6LIPqrvYZpa6hfIRSx//BRJq8bJ10KURPK9QImenzVui+bCRRC2uA0TjpBYgYRne4kXdCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 CvQVlbYLo6QzZGGCF+/K4JcFScZKiVG7apNTY0GA9kQ9mDKjICwb1TOHXUecCKg2PqmMxqp0ENP51hPHFp5EBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 q82GcG1GJOVSHFAO/Ly0iTH2dnXxT4Ny34iJBUmCcwnAk+D7vmKGsCscigKzDOpzdDL5ne4e02zF+cRhxeYWBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 NQNp5SUJBiX7WiclGlWzSG26ZrKrpQqF7+AzqiVvB3fQpJvx0ogMtNFoUuB4MlLfEqWPZlbeDxmaZB9/2PsyBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 /XDla2fd2Fs356sqJ23yrUUWmF2a/T0NFJNRPELHQW4zlIcvgXGVRDITof3Sr4qbQAmsqZvnjhWO3+L4esxEAw==

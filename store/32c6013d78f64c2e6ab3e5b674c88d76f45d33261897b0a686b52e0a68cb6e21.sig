@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 G6w+atNsB3+79mHV4K5xVE2rEmaERwHfmqq3ejbMRHYom0KE2XFrLuiHOJrnLPUs1/ppTSAL05OUIWJfojenBQ==

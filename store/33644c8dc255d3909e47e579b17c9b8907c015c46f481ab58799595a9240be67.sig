@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 +b8YaAW7yfEkXoEoj1VBedNqvBG4ewn0NSFP2pdAlkZ2WS86cZ0e2W2VzKM2KIlbMHJhR5JCNy833GbaONaPAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 5JHl3Y78Lr76lyjkYQnYsRkiHb3cYLeCOWRIFvHK+eEu/2tY9THwtKj9jFB7iIXlYeV1HSsN7UJvkX3hjHS9BA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 3uMmhzvdJnhX3y7NrFXZZbExTNrW01yYAspmxXnfoa6Ns9ew8L+2P33QvoJuFb5S6yezgpwhKpR2ttNMarNkBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 LDFczuYecVQ4w5WhtGpXvSji3Kii9W89lG9sPY0HfS2lrxUwHKgg02l4De4uNY7XBDr3BbA4mSr5wqYwADQdBg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JJnX5lk52XA4ldXKGyIWD8Va9CiNsl7Ap5S2RfuxqVp5hq6YSMqyEwaB1Luo2T8ePFKh6oNEOtegYeli4afoCQ==

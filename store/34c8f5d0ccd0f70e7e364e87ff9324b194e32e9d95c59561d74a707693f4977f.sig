@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 O0OHW/FOJ20gPNEN1zUcFsXx0ZZSJv2oVd0fZIVrsdTbaJujmtdDLoDWZ5qvYrH9gMNOjwmuskMKAtcCfWRRBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JDHDUaGnSyIkezcEE3T+tX8AERVNaRkOcerLPCDd7pthVcWrcpbJCin6JzLjg0tJGdFYkR2zyiouyKHBsR4WAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 i7GbCSqdlwaB/VDP43GMxGIltfhsHuIv6IqO+39pFfU1MlSBhcJSl2oQKVjPpcSyUijBWz7VdabjXSqfR8wvCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 rjUWYgnDKD55iFGyM1TEkrIU6O8hU/JrSCt6Vav339zvZBxZxAONJMjXH2sSOUeUZrq6nhow9Crj74LZM+5IBQ==

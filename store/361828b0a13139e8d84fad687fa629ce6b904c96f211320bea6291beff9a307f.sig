@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 umsJx5c0rpsz2JsgmoNm8V3tdW13NnuKEcYluBRZPAcHScXwbUuaAKoGjR9pXpOSHVmjPVuyOtpjLA6UxKBDDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 t+6ixttrQrJYU87AVLHmjXBld/8HCh+GTgJFbeLTzBTBSL0HSACf3XIqst5fH6Y3bCMWJeHp1lSMsvZj0sXtBA==

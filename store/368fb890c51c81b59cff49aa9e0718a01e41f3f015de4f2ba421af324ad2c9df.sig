@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 gdvRYM8JDjRzTvS9XmJgd9qyZHMyd/JsAVcYuxjHGJSCkZONVFG6VbsggtLUQqL+reAFZZUUcBcjhe7fbXJvBA==

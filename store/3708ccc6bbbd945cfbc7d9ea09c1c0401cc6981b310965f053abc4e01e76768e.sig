@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 W5hvyygKv7IpXLcpfNC1EG3NXojmkg2x853yCXPXq4RNWFM3Oxv8OCuuuuzfCTQuzpRyIAa+HFHrxL7yXloKAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 gFJyJVwFq4ZZTuH7CNmvPKUvk3T1g/0i33zRRnCi/Tw4HLy2gFJ6R2cAw0O4x+w+bGIEUHI5LfHWTPfY2HNmBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 KAwi8P2nmBcOZCCUDKQ5rP7xXPrLx0NVPUzQGm56kuCj5DUaGk69RGcgLcN1gdNtz2CfVy2ozGcJ2UQG8Rc/Dw==

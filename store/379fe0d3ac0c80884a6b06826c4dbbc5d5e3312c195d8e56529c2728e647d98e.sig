@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 6CW7iLSJQLfrlv/8tCOUep1jt3b05fyjLWrALasHT9rUzHAd5XMhJiXn6tWTwJ1CS9Egz9yG3jThhnDGZ2e/DQ==

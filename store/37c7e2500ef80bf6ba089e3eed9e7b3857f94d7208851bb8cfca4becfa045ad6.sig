@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 4kwmW8wptIDfhtyT9KGsSmBOb9E8A2rMotxzfLGiV4cM80dzJ/1tyM3UaATzX0lHiUs+s9RHHjV4pscvrt9PAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 TMSTjAOuNVAs/py43H3D7FYlpq0/4ruGgX5EUxekwErT75rfEbSpuklZ46/fayTIQJSFFraIJrrCDUoi2dpSDw==

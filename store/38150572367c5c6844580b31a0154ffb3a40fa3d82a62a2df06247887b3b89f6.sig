@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 5gGmnc+8fjZXK5ZMmwiFGTpXpFLdWXMRKYmSqLssgG7jD8EHK9ptzWfzp+VKASE75ZNUbXec6brbIXBQXT2iBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 SmGwLZLdanrQy9pXhPYFHZKzrAYM4d8jWjCOs59UAaqurI1azp28I0jNUyjG2JBNyP/YD+SPoS2br9CeyBK4DQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 sdYZAB5KSRhm9GsaTI0Ewm8SwQvOeEarp4BFRu8jRhm3FB6Cmhbe1iSAka0kRfAOo+BNkxRg6Zr//pfjxffwDg==

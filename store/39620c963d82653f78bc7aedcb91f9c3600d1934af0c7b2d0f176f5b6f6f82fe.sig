@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Q9e6nx4BElJYcqTa5xjKX2Xdyjck7cA6Dz24fll4AVrCF8u3PffSRmk13Rc6CwPrnCTeCRmokB4xKZfg/oz6AQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 hLrhO1C28GVP+HqVZS7zaz0aRze6heEkqEpiW2ed4xAoloZZ3hv165x5vma20Mq5zMpRbhsbGXPp2Lp0tMQdCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 MvMxsEYvJzpVrVAUKHn+ZsuWLv4UAlXLUFpnoSJE/xXfeaNu5t77NNqBmydEDNg8/us4lKY3dlg7sGjNs7I1CQ==

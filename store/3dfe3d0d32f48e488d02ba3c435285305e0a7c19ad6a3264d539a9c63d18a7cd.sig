@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 mslq8jRtza9fwReCkvmwIqOrSQuX06yVnhaMeMrIQoCinihW4x9ZpRiK6aXU/JuclN38oPlWgyYgGi//BXFtDA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 HUF5gb2lbSNEq7O8Hrs40ltRZjzML5fjXYrIF0nmvXdJ8GSy8xfAvDt6zAjTTOkRQuUNGpcWNPwfUa0H4+67BA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Iogd3lvc5uMu8GeexQnXEXbMwogp2Gz5iDnHXzLJiaE57ZdgOtUQ6d2avikti45lJZEyvUyleGYCvQn5LyYiCw==

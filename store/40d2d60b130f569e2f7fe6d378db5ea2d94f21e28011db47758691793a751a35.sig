@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 SLSTZtsoxI0iTD0eGO8xAsgQOmHY4bjCfSF2aHPZRHIQStkYpcyKsWt+vUNdmzmBui/+nBaNXCyaSQ8hTzVlAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 IDzaE/9kUmZkQyrivmAae9p1AH5uxwdYmNpHoljEIB3jiAq8l8mntbh/DBiFVSSeiD8WuR0za+vNCWcpnhBbCg==

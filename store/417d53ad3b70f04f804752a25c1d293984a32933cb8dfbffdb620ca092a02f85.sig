@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tKjI/UXS9NMmQzob/s6cBGKv7PDHtLP1FADkQbvZ1hmtyuIEGryyF5sx7lc6r9oumclKC8MEvRfw9II0114FAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 yIYvwIi9bJ0NimdVaBqBj/eL2q6kubit4UbiRYwzlBRyIMEyKSYDYgt7cE9hLdst3alhN9BNcJRY86wNdeDHCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 y7OVlbrbI5b7QQ5swT7wlMjSwXSmTlhNEqKYP/SEq0q0NJ4p8dy2aQ1OY7PGg5p/ghALDKf7foBrUvDSZ71qAw==

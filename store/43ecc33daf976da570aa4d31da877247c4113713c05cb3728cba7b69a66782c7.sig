@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 dNEHjoSAJxgqhpu5pB1ZiEIgXvJHbKiIQA5BmuwgkaVQVaa+3mg8wbQvdqQZcr6yLFkNB5zmfJI75XBxuPOWCQ==

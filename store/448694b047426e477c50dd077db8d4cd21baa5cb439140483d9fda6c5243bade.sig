@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ARY1O2H+XpvqhSzyycfA34cIooM8FFmxpMdD/wuR/TDizFQE7Emynr5NpDnySaXbLYmFpZb6mR3WLKQrbjb3Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OREu5yO1H2+JmWekEmO5/kv8TSMNLzfsq9WdJFKq2lUXNplM6gwA/94cxlCXXJm7ioSE8FzOlwDwB8LnhbpbBw==

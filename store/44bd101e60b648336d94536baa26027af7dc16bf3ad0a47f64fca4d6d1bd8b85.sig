@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 iWmIen+A46jcJTDDwOTJtf/0tC25JWb4z7HFmFN70eQuWFZO7ZdyxE+Y2d1f2CECewz8RlHjGaUVF53c0ibXAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 dKffCUK14NUhkxbZFc07Sbgi+/lZYHKfCJfa0cMRg4U0zuOpoUkB+fR8UnXOZgKip9XXQ0Al7Mtu6WubcLxaCA==

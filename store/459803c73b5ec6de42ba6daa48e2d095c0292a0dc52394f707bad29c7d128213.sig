@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 r24+6NISwtacRIqltuCAKfDRaF2hLLi5hAbaDa2TYFy96oy9LGjIFFdIF2ZlajmqZ8gRJVI5kpuNFYKbgmveDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6opJk9eu20jOyZucrRnyfP5YfzWjq6WG2i5PGgbDPyxcGngm96CJynkyAhpyzqdnS4AEFF3MWscQsH2/0qyOBA==

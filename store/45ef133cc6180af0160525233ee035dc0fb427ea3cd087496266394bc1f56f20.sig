@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 svAZITS4G5mMGwr5TiNt9uJhy599BnQ1N1XFCIIlYZIWis6mUu7nfs2a/16vwCrmeXUedd2TTY5Uy04lB5QBDg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 uIXyprW3Gej+4dzM0bI85ZLvV+HlGaTMQ6kGfA8ZRGiW6YZmsEGF9swiRsd8CHIXO3L10qf/TLrHWRB2N5R9Bw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 gY0Jaxq844GFEBtZ06tGmZQnUU+MQxI6QtA2UOgKl/oAdzV2IvUbPBanKFLGGE1Jf7jtCAhicOENGJhi2oSRDA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 MVxjzrQU35Gs+6ZAX4IcoFcsvUJpjU+6FOmtSBYwtJl0XcDjwAW5FBBE4xpJRbuHn+tG10ecHate4uWPCrmMAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Ja5FkyY6dfYKvmbbdIQvqB+uRl6FnScRIKHEScTBCj9wHQWf0gY5AH8B8z2uXZjQI2iHtBl73Rf6G43U30MEDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 1DmpqdYMIHGzJrP/NH8ZoJNlSA91MncuHnKWtMYeZSO29ESe3uNgGgaOkGfUL1YfiClNYS2KzV3UpTG5KISACw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 GMf6loJWD0cdCdEtR15sn4tBbCm8a71AnmYRiWKor+g4i2/GMHEwIgy8is2eMRhSr7pRZNoq6ei8Ot78U1eBCA==

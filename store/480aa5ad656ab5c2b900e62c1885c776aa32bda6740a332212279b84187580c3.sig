@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 hqwNKbrUKs+UKE90iq1samjTiYyr4SwlYomer72FYjemQ4UlDQAIW/Kc5REPNbIo7zaKRDhXTxs0gjgAwXsqAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Kr3ELDizzg1x3SvqR3/nNWlRS6OQKNIdTI1F1fJ6na0LFCUMbuFcUUDWpcYjwW/sJeafpzSgz0FYGTp+X2SYCg==

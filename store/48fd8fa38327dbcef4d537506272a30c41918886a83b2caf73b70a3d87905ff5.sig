@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 O5GmlRYy4EI8qRluDWHFE3WgVlT6E/7eg9whZpZz2dY7amsSnGMSxhiQ7UR+IdiXMWXAVDAJxGcyRzTeY2zMBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 r79gc6YKfVwEJphX5dyD4EDirQZ17EOaSI7YWK1L4EvQI6KGdomy2gTwdnfRN5SQDzSIGDnjW/S9s8D0qxUPDg==

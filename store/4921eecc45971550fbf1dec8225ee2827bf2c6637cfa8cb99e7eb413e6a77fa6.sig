@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 C3A2uEOX7He5vCP4kKkqeU8X03ql4AvVWoJeL6EpQM5Dl5dyIG0Nn68Vm/Db398sD8aZNzjWrAmEsp6af/3MCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 EnPfgvb/Vvg3XbnZ9HkE1BERHJo12hmdGkj30U4EonK/jxIfYbJpEdoWjh09gdoq/YsgKnVqyPEktHC30AUoAw==

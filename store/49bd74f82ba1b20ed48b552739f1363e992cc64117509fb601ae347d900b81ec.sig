@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 oUG5IkcwCujVhH8z3yQb4PtiNU1U4APtogV/GPjO5p1kdbEB3f03Th+19De2cP5aGsj7QMfbnsfdbhJ/vu5SDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 QOLEEqJ1gr40BEtpC7+CIWjcJe7Wg8xop3skMYDr7upET1yaD7ZSY6as8KtVUy+utHN6lG3baCQe91Kcf53+AQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 fnHiiLcJ74DMNaFbS3GuVTVmJphfUXVO44c6XLv2l+22Pwc6+He5F3n35vhTVjspOsszjRGaBb98qcaFmN3hBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 QAQvuYpvDKaqDohrkqO7xZYNcKYMaKXAJ5yEVs93/pXZnry2j8d47/qR6thmZsvajYOuujWRL1hQYOB4SQdVBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Q88bRKctvEsXGl/t68g3w/RwG4jiBA0y93DSe8BTUIaX6LaVwDHyZ7ejEq3jCaIxlyTJB2kTAL9AmPA+cl8KCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9llhkwYrb/MX/RJvFzCgqEu9R5mNy8xDruCLZXbCBGFZ+HAqTrc4zW45BZ2Cmdvr3YOCApunrxzWAV5Y3XZ2AQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 u8MymleQ6H5WPIbGD21dYzXDWwjULGOkEnV3zziED139B9oNdvjkpv7h0jG2nj3elZqvbaDP657GLBFbqEioCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Y4rtrHklfiA8qSIwkUPpp4tINqDvWzNIX8qZoVf0Wmb0uAbzuQo76yR/MVNlLJ8dePy6V2sBz/HYYA7jDX33BA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ovI4W7ZbCNsvgA/u1lnLGDdK7jcyBmrutLQo1nroBG8w1RTPNL5sEd0p8T+bw+p6jZqI6FsIm6l71RNDhPVpDg==

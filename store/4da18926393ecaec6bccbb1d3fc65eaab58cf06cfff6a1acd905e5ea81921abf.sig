@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 8QdtB+mK0gr1ObXJMZTpPxCzgDj3CGQxnhUixdOafjj4xlmK6AH92L9ej40yWRr7xIOWb+cc6AgfIHGbI8BxBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 MPGjkvlsMdMC0Ed6V6vYO8HgihT5Y5IK8prrX4e4h6A1rskkyQPEIJqnqS/VMKLd7YOvAZ912qg41BRmX0hLAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 svM09E5SAqHTf1MtcbWuh/ICW0d04OeZK15oMY3QAMyorEGY+vVaL5Ajkg97yteMDAmGvkbMKFdxgPdLwVGFBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ca3F7oLWW6Ezk1NRcwcFooZLMHY4luozSeM8Tuf61L/tMVAdCaa5mnog6e4UUCs2e2W3/CG82YmFRjD/k2rsAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Ok6H7FSmWYp3rpRheVtmYfZlX35gF5FNprBEmk6hfd0e8is4cEXdRB+0eAwfIHWhKzbBc9HhY0OaOqg6Bh1UBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 i0DCVCiYf1Pue99hIgcD6GWRh3sqtnsPjUBdpSdTbho15pmdC7rG2GHPg9oKJcNMzRRn6zTtR0yTML7tDgdSDw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 oQzRaP1tCdawXuFc9lDt0RvgGmYiUja6VGQVQftjlaEg4MIwJTVBPVzIDLNyPgIkit7EmgPUEVBThMdR0kDwAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 M0hmDCvpLe9wgMVRXbSid13u+FeLPqKIWSvc02BNuV0Kzqgr26RUF2TsEhIkKsiec5mZPOxEkcM4L+Wp9tFGCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 tgSbgUwiNawD0xLdKfQ56FMrf/WCqoO7nRB1jFVVqPZT8PE6sWqqFOwMNWQh/SBWVlGZ4ymkm/UXH38EyzWAAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 tysfUoRexT1snq+w8bG2jjAGnXDkrUDB3W8WNqQWgYtj0UVgGGZyr1aWVkfSVbGyu3mn9ENtRLx23QSH1RR4CA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 jBNn/nQGsAR8lPoUOOjCz4MYMPt3dwNxez1fH5rYcksqAJBr1AShYqLwZtysuz3AMHQYW8hdTjADlhProJVyCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 oIG8/M3bkk2YcSr2b337PiULUO4o3emuHv0He08tgrKHSLfQoGjyvHgAVprVXbuUTFDKKdREveb0gSY2hlAYAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 eVL1zjyvEDX+Xscbv99Ng6Fbu6slXbPxAUvAhR5Ue0VmdsFsQCcChq8ZC3hai8VVm8CmWKVl8GGQRUVnK/GtCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 trZiXKRLvdTktFGUFJNXXVE73MY89pQ8Z94Qe/lKaRL4NnVn/J8HsAtS4ax14FguoKfSLtdRzwGqI25DeMnmAA==

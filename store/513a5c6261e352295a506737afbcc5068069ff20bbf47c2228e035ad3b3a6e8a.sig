@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 qTut7H49YeUCGg7rKVuBrbS+2jy1q1R3pekll5WhlrHI6WjcSbsgJRR7EySQsJ1i0ruhzVZKPKV83z2H/gUSDA==

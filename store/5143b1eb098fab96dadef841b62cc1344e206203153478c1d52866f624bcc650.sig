@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6Kl3Jw2/unzVOe8CXtYyUClVraBywFRSAjUDCrjbRGgJ6Bi0Xengia2UWqMwktlywaWr7ei5GWUMvy5CjnF5BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3xeSVcK7YYYvIDpJPQfNdXi9lLs0U6P85IExu3b2wSJzL1qJ4ouNrffDAeXNlpc30jHbPxCAlzgMiJVS3wcEAw==

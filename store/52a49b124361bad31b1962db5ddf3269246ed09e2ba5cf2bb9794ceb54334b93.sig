@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 0eWRN5IBLV1N59h8AIFBRe2SHqslW+dsoqlkVyTmJepfvUV2SOR2Bj4RcS4hfXznC8LI+ljQpD14MHszVGPpDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 xdzUY5eKY/y/5kzt9qp2jnxrYrXnLzr5080gpK8AhFT3DNr5+hcrnC6PfYEYwYIvSslytegxHVrb9janwdb4AQ==

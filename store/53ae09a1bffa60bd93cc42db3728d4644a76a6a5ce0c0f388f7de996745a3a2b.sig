@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 NIU3fbEXmIpBuL/Ko12tGoXF0XfcxDW+Zsj1i0gkw5CDreTgkqb1zPFoMlFfZZFNxfaA480bOkRYBZn5ctVIBw==

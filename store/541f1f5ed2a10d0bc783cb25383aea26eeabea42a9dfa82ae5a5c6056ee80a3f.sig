@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FN6wuPwH3hyG0mrhUzfHEVkU4u5+B+IVKhdjtVdJ2VzqxmqXLQKLTDsSjgrlw3HROFkeOW0R+fImAtwOsXTkAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 rrULpJwlJDkKhb7bCxExle9XH656gQNcSC6vHB4a7RtVCPBtTMHmCXC6kKv4NSHUB5j59utf0dHQHQLEh5f/BQ==

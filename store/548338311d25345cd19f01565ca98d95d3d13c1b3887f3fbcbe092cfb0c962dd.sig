@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 And2S7Qi1EBQa/rVLzZB2pfMpP5Q5Woa1meyUU/lm4rGFopvUsVh990QsB1VL0uQNosKSg4qxPogksQ4rGPsBQ==

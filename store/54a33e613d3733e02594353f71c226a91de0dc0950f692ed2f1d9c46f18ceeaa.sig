@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 JqaNQYtya9OB+HMLgbk5X8m6Q2vYI/2P0XiP9oK177IPbbH5NsjaC7JItMuDt8HrClqgpNYzaRqJGA3vTWVdDA==

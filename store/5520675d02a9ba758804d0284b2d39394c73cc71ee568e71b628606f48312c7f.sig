@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Sbbki2rtu+QPBzGKFh+kiiHUD6tbXGZEgxPJR8hilFB81rHo5jISyRFUcVhpraZLdHNAzPkwfoErG5K6E01TCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 sbZeCxKxCFlcDgJ+/7g4VHdE4ElTgMrBWAGS4CI2ENYYuIxfg5dDwBsyGCpZa5XqvNT6AwCO9PsAVpgbkvcVBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 inPo6kQAxlpJc/q48oWRanaOrxYRhNuy9STGHqnp2rnlF67fIckqDlzrdvpkInOjfbWv7i2zdMvclcDzT8AlBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 GeRW4LV5H1ewpnvP4kN4MwX0MYJDcW7qzWtRT2dJyLUJN6DHx+ob6yp8MLEoxQfcYS4q7mMTg/OqcfgRzxt/AA==

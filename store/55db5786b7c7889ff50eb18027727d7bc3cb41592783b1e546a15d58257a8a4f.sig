@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 HUHoAE2bf/awjm4exh6s1aVMpEnNN2iiTacd3zoaFlSwBfw8hbfhX7tyIj9mFsLYDsQxIvjp3hlJqa6mOiCEAQ==

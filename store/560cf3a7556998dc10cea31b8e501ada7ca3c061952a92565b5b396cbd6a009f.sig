@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 XpeK0hHs3J/a0BUgvx9lRztYH3YJHuW54GA81EXpMrKKrbyah54Wmiouy5vyE3PyYCssTPkDbytaJIs1xBm0BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 8Hk7rr1bCUCiwqk9AHoOqJhRaff4OPCznVvm8pCY2Kpk35NZbiM0iiy6eAzRoMA/aRMHkGsf9BTXX4xXWXZpCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 pfZ2uon+sPyu1xnEr32bApTRzApLZoHOSeCKX33mLvK/44+CD31dyynXxJcOqjRdnyRZVItMoYPInPrtfqEPBw==

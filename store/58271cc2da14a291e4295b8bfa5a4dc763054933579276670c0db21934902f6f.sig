@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Pw5JRk20PeKMMyhMmYtv4EEE0J9Qu5JJDxnRLc6xEYT5cyfJ/lKFfF7ojSRvkhWxtPKjNlPPtwFv1pSPlrQgDg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 VDYcagFG9FWU36OCYP3j62lHrXNdjJF0uRiir3MnDJ+pPquqYU/pZCsZ6R0JrDZZduEcVkEZIkPcCAnN7/s0DQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 AARfgiFIbZQBf3EQZKa478ROUAnPRdvYupwLcj4z00fm5gSQl5PqVmOcc/Fu83i3o8X69pwTmFWv1wyKJTOXBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 QiynAdDD+24DE9GEfvjfmVHSC0NMIyiNVqUS1BdrhLv4qgdycZEDvVnm2tgZElHT+n6iWpZMqjvqQhF+4F9zAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 7lstu9Tvw13NogMwTT05yb4WtWxptYKd/LqV7RYZe7ltSzy2wztwAhKV3VoJqBCW+PVRgRDqy2QjaTjFlHgpBg==

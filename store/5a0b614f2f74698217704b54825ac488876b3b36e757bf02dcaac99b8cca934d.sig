@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 pxaWMXkVUuOiCd1sXjQ0HGUMll8/a1rhiVpOmeuLyhx0NOdGvCd6FaycXUKSqcZUEb2idk/zrQNBDXIyJ8woBg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ngBKGVPEqN49/WGxivwbC2+9ssDmrQW0H9pTKhSnIA9tjCm4EdUBivBVTMRTZf199biP/WBirCIV50PpCuJmBA==

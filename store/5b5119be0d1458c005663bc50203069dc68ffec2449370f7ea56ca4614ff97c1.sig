@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Hz92t8HF9KUxjBuIIC7pRPDZQRm54ExWME9YhmTqVACILV6daodwV50F49fbofpE9fr00sVTGSf4fOr87tDTAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 fqCGpiRCaFV6hqCxSzxkPekRq2XMcXHjo5uQXHuZh2ygXXLR0/NMON9uG0QdoIEdtmpKzvdptFcGlusg9tBCCQ==

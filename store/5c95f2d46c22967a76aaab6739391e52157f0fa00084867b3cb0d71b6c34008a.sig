@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 lLZPeLsoF3nDqEnFvCILxkGau3Jqa94606Bm22iTGf12S6QhMX/qqPjCB8drfSkXN6bJv4n/9lkPLyHmnSnmDA==

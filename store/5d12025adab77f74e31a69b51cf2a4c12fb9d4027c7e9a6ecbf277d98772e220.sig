@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6CMkD8Iu+yLfTIqv+2MZhjji09ULI8OSyiepoaMezxACYIL2mjwqnEZ0qVp6+QuzDtMOCiiOtjHwjWdWUgamDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 kTWXxJlBp4D6ecCPOicATGaWxGjEuG2zBDgeZGfjRfo5//7hcT3ahNgj4C19SR4PUy8Ek6DjHPS5t1CJcd4NBg==

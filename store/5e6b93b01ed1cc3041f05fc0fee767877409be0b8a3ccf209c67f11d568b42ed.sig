@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 jd3VhMeim1aulQq94hKegur3vQBjbmv6FMxUkWykNtMFoUlhZlUjtZYndk/hgGv7xGDNUCGzOIVMkFC0Wn8iCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 KUxmA51f0m7AaDRxrNcn5AvKL2RBBuTNKVHaROqEYmHqeAN0DhuFo3TB+DUIe/AIH7ZFWz1XBSJG2V/CBG4cCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1+W6dpZciSxLlYQ0xmPZ0jF075XrlxVqWvHvSIXeZxYOwQmmQp4nxlUZ4/Ox4A9QVixtl6Hrjj8mXZuyDpkUDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 wyklTJA9xJ3YMk529DXMEGRFbX4Sjua4EJuDrzbgjBob7YEULoskJREPCxkd+AcQ8l//BiuTciEJ4WHxM5foAQ==

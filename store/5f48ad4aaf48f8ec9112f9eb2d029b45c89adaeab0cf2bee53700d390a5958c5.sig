@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 OcwZ1V8ABrpl5F3WugIKtVeDB4n7LRWtBP/IjHIYwfD2rTlM1sbyrYrp2NqsGs32gzbLPMcsGHUgXF8OykhbCA==

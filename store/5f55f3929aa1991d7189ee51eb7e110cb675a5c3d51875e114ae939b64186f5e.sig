@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 fcReoxWzVPy5Qu4EQnQbkdmbESaBQ1PKD7VCXDROPV5ObvMUYkcYuHY3snHmR4B8ZrMHBvy1ewzt+yUei1w0AA==

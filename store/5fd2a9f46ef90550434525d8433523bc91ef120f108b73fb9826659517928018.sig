@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 QYa7VmcOYpa8YTGLG1LE6v1aI7Aqe1yxATNE/10hnHYO2YRRsmznVGsCjM5Qvhhp1u0VqMW8FhY1l6v6vSo3Ag==

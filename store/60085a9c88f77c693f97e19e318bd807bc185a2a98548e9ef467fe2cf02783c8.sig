@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1Lk5U4zx9OnOKQmv7CCXe6T3OhQMMSTnNMM7hm8n+4XAykjRbJK90vdG3rRMsnUCKhMt+6tLzW+nV4ZMvoBoDg==

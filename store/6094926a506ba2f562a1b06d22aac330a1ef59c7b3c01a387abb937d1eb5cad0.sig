@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 NjKKnY3VnfYEgjWYRXToflJFYm1HyF10V33JJb5sMhNM5StPqCItsdKWEVHQZJQAE6h0aMTR2swzGMZuzPBlAg==

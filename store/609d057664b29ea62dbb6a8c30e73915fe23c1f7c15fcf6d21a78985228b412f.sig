@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Ks8UrDh92kSTYf5XH5XBys0t5Pr3birukDcIS/7mGL+5Ib9O2keezrDymi92c6PbaNJ67ptZCP9xzq27ZZYWAg==

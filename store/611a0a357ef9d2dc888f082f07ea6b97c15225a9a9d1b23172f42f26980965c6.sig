@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 SEW4dx88f6PIDt0PgHvJAdSu7tIpir5DsiG3doqPAco3P7srgqBYt4YZYBhrJZg4FfqoZsZTbIoECNtQ5P5PCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ZNogTfVejOPBlYk4R3p3xJJdoQ6SXBj+VO4xRfOl1nkfGd/PDypyhKN2dTaZtZuY1ex5coficUvtz8PmnLLnBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ir8KJFc1xsyF1cyjNk5Q86KOc/jDVVKZEcO4JUGQtMmiLd4UMeroEkp3yseULgrJllN7k+BaKHUlbzfpNpTqBQ==

@@ -1,0 +1,1 @@
+realisation entropic-bound-paper-2026-12 9QgZlUP0thgnFAOOqWDzNnq84jU5GgTBMRgxgL/x33C8Yi84rwmZvWZIgZgaRQrok0Bv5EDyXApJsAydVn31DA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 DZdcWKVZX7touvzgP27T1v2Uv1l5WldmBqyfL3dZMZb02417hLUzwdRwkyWA59TxkDTZbqNTyF8BobtAYGSuAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 FE+7OHfuORA4pCeJeIVt/1rLK0zV2LYrOL0wUHPlYiBpv5KERtlhREZ9NgwW6P6RKmwtIcLia533RYEkQtSeBA==

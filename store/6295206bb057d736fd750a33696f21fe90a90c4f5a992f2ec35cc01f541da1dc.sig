@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 z3eZTPcRZP+keQTlYfFemPYyxsesl5HLJmd5EGBZpOZwz/yvYIFamuY7vTGiOX2tjIUgY1+DenT1IXNSaZB3DQ==

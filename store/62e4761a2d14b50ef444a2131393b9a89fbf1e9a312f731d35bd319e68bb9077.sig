@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 fuDNCRKp3XPlzEkI5123ttz77mjCs3Z/DLRsHxFjmG/UAUrVPwUNnShjAPIPbZoiC1XOE9nfhePAmT9LFuD7CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 LhHDozs8hHHSACfGEmPFVSMiOLOACY7TFjDzn4kgB7nS1Z0mOHLVgnjnZaOSNcMysuxWNFBLdKFDaI0f19LdBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 z6mL2QVCZfAC9Nq/EZ8DlycNwVDy8CMI4+gcOKha626KkgYqULop0eUD3HTqONBvKMq16F2H3Y7yeGWHHCWhCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3+nILYRWvoK8IT5jEyIaDFH07maCdg9YirJBBncI5PxzGCS3Sqyg5RgdDmkD+mL7o81trI1DsCN9j0QCa/xHCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 56I9ugp5hEhlhw8IvyAStu2XzxtFJsqzHbbNCeJzeOviZrIbbAwFpOmFekZFXEgwYRsj15Ug2x+FPV8ANjdWCA==

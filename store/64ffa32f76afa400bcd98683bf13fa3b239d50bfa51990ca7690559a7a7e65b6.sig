@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 JHYDLIrfgOA8ddrKiOqlav7wzaFyMssrXlai4BXbhxTC4y9bwC7gZ9TBjCZt8O90G61kxSStNsINxI0xYzf6Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ZZEsgpW1zOySw4iBtlHARxKweqnQOQ3+dLGq4nypJwcwKSv3d23uSbOaB+hGi5e/m5pS6Y4uh2aNDYqVl8nRBw==

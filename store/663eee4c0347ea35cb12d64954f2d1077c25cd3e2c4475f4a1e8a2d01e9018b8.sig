@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3hcWwn1+tJASGiOVo+rXw2Jm4VJINJdxmjTIgF0i6frOD3M2Hd7pMV2Kv9wQkaEL5BA2deaLpy6Fw05Rfc/LBg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 aGMWj5mj2gyP6KVkiwNOAPBoLdkK8V0w5BROl/cqoW8xD58NWHvpb3440ayk8UyXuRd4VvT9ZHlKznf+8Wl2CA==

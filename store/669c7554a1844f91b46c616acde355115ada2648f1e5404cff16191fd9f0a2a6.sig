@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 4sTAMHuzKh2GKzRx0Ak4RkIbPVY6RkFLealIYI0SZfnDvZOLoHEbl7LL8HGfkymZjitfegm57VjPwAz1iLVvDA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 4paN2JeAM8w4rkI3n5oYNhcc5vmMA6VYE7Qt38H67iJAJOA6F47ur0NL9VZ2FQiuubCOVCItG7WyKgn73l0XCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Wy5TMKsU1oRl3vJOxpdm3itkAhy6v8fpW44HgYHOMCm9EoL+ZymezgQ6L6fgmA2S1L3Nrbulr1kTHmV6mrN6Bw==

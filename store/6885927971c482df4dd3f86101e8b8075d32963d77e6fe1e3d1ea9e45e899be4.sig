@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 4IyRcPTFnXlvOnSBC0mTAMyjpTsPDv0HcyKEI59IA5sXI5m1u7yBTajL9PFwiyRTZY/XDlhBYh4x4cNngY7hBw==

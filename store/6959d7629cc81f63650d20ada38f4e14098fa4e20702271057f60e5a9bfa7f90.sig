@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 XZXlPlq5oh3SepHGofBeA2bO7BHj+49sKoUiRzkkU3/aJQRLZfdGnSoz3yFaEp2Zok9yCQP1nkilcDpeDkXjAQ==

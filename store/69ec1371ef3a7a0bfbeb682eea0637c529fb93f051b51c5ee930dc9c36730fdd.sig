@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 euvolKIfwpptoKrQbAa+KqouP18vWgU7C8aUiIi1IZi7wGglesI5CvV8d3GAeFQBt781/FYMKDACR1jgen3rDA==

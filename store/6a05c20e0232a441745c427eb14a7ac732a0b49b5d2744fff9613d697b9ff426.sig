@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 7neThaVxa/2Z8JTsRWPu7YRRMKWkNgovD82j8NfrFtyLtOFnZ3RvjfuFSGCR/RMXmVfq6Q7C6E6a5qxKRYrmDg==

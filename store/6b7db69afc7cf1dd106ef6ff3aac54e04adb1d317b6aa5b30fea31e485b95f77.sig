@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FXsq4FwAJsfjXV0fDGfjCl0j267bIobVH4DDbJ5oyY5zvxDwNRNx5qdnr66tokANZ7dodxE5unbYkCp+Ao1DDw==

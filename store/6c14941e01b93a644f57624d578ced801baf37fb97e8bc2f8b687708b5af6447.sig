@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ZkAXTpoQ4MdlISF7CmBDhznYxkLCWFAirRl/9TOOiFw1rpkfnPagGipMmeTF0nfxPAMkP1jMyXOFgb4XnXp7AQ==

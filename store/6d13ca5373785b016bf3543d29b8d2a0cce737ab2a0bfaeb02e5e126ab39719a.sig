@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Gw6NL5IOXTZgh7G/XJ0sl+y9vVAc5592UQsI8cxFUzG1ZqLJFgqyFdBuL0StI5xiHvRV80UGuacAUC1/slQQCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 n8hY5tR7kOkclkMnBAF8MsGisxEmFAp7pUiVGL+XEZuQxjR9VxnRIxqOeGHPKyzLIJqR5fazf1g9nd8QlfnvAA==

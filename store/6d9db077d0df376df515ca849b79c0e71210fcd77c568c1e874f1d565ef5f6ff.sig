@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 wT1WCL92SiTs4kJOL414rLApO13WX7HAKzmv6PBCnEBkO3BfCG+LWapzGrevtrr1SKlTMgdsnib6BY7qSLoKBg==

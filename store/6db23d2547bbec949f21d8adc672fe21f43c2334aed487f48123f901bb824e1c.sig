@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 gULCOHvrhPcU0fGvMJIyIiIdHTRmu2z0LNzUcr+1HA0Bdugroa/jpcaGr3tjo64IDweQmDyTf+ovhyN8i8cEBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 02BOEDGkNiMgpSa8b1wN3QlkXptGNnz7Q+Jvkw/pY3kmlItYl7UIML9/udxmecNf1C09pXPCKFfOTyEF6YUBDg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 VSY1XCPpyANmLkwV0kNbflYWjSenI+6dAprmC/DdytH19bB649DbbObBDAdlA9Mh5X1DtlzFk1oJwX1qeBJ3Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1QHILpGpwTFs3CT0MGK/Tf/pCwZgGzZjt24bTfeXT2hfT9Z48BZ8HcqLLGV5ya90l4LMONMoSoCyt8HZDiOKDQ==

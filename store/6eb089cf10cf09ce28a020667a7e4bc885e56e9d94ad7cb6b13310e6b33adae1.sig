@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 TGqH96jjdVIKvV1f+rCUOEGr3eyK09T93AaUcPSaVbDACpP10ujlw7xe8yUNnIOIVnSVW8/0dAMGdqp/MeBUAQ==

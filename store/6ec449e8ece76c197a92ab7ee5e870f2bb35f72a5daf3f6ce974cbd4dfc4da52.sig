@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 MupDsR4POLco38Dqqbs1ZcYqs2nwuyWAp29kqLn5F13/E+SaoSH5HeZbPq9jWA4YabMqfXI+6ikZqdeBRWAeAA==

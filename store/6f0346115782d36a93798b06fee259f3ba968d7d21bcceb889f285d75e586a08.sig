@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3gIGHw7Sd+62fj8MxPlVfVFhTfQAKAGx3wvGvZddGEf+W01cih8BQcRPdiojAUFx+L7gbp6iaoWJPBmzHVDoCA==

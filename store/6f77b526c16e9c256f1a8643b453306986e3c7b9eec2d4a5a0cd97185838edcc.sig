@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 SzkNzg4Fh/zWOEem7gUmYZFHVEumW8qMwvHAk5SoOwdtTqVbIJEYvtmgY+bO6VfIJx2RSmw6q19tBxfNsgo0CQ==

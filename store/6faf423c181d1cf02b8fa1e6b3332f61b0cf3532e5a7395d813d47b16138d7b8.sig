@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 0aYWAdtOpyR246DlL6kQ0vTwFAe70jGDpK4sM48ah3RQAR/6KDh7oY8CcAMhsYGDuugSHcXzrQrwBeO8ihY3AQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 oCDqTGa4g5b7RuqrX6zqpcIfYSuShaYl+s+Mo2DiihTUieddK2QHizpw63JYRNzaLZ3ZVNpZ3CD8f07VVU4/CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 YV1MvG2Oz79YE4ANb0p5oTxTgYTnwv7peSHz9FUcQNsouXaUdY72gGB2YIL04ZL5IT0ohFjcK3xBUNLH+RevBw==

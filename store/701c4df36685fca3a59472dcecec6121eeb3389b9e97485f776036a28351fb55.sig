@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6J3xWCSlBjBkR5pwPb0PQKNxDixd+rLMidNp3hgrmBX0bQgo8FR5fvsjAFJPl28/15p07fGrXmfdvhLV1BEnCg==

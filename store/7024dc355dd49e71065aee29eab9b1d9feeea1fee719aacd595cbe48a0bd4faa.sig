@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 hXzVerGqqjKbRBzdrBstHS1Prg5Nvd9tFXCONQNtWc9MDA8LLxHnU9pVr7ae/VdDlAougeXD57aXeLdSE72NAA==

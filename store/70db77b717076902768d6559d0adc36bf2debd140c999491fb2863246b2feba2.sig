@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 vNQVBztPB6vGDcsD8FseeWpczpW3iQiqGO02FM6fv7o5sHo9FVKQYH/PiZjx3cNcs9cc6ZeR+H2ISJIa7yh3Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 LVMAQzRDQE+6Ui+I3ZRjzzZyLqFTHT89P65cz0lEbaZ/O6fKuyz9A0LNyU9sHZKmYI3ZsztE5RC9xPKlD6K2AA==

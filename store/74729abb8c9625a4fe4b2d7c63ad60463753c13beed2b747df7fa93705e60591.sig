@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 WKw8qS+/Sie6EmNfUwhR8EY4gE9LzF5IOqnMZTMgxSQx9ax9sj/iUT8LKmOdDGGnQXAISpV3Rjfom0b43yzSDA==

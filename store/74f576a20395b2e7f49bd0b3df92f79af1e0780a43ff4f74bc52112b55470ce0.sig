@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ZdrEixaWl1iW5RfJvrCqzDh74d7P3teIhl6UFG1xa+QoOf4CfQ+sEzvXPvLWF5Kse9ZriY66eEq95MLiW+DSBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1qZwQKObjaQM5FxocF848D7n6F8KN1pa3FafDaQu5aCfzZtjNqjzMxAHNZHz/ZzX89K6a6LLC19B7uAVoq5ICg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 nkW9L3VhmFAttOinpy70oFLBCscsZ2QUn/6Be5omP/NjyNhOtx4N53JGIVhbbPWjiMGSuokL84+pWY4ss0RcAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 jA4koZjjsgEbyrTBfZYTp/XoLRLegrRLcbJtKauNof8U0V5bBPB9JXEbrUMZ4yvRdVQ71asvz2emtBKGwCLHDg==

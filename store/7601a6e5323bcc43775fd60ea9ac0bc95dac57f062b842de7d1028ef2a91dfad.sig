@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 o7vpeB0Ysm3KNrQb3AnQSZlTt+iL0z4QU4515LlhtncDh8iIoM7xVpS6p2GfnuyIK2/Z06R48hPC4La5y92UBQ==

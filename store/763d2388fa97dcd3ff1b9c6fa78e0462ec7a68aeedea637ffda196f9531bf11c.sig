@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 KNW3Ots2glVJG2kcuA+l42iPpc6gPDYBNwVD93Nf4Oe8agDq6udrB/MyqLguy0krsgkV7i5boBIE0D0+olngAw==

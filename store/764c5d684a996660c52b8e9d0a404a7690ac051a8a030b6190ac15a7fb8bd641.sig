@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ppjdpsDWQKhScS7dYItyEgbVE3WgtJRhRoT1Wjt/Pm4IomQv9MHWCKh2145rcOEugEfGkYxRd013QgTM9ExhDA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JQWZYh8XXsADIZDXTjvPKbmI9XdgFyJgA00cs3I8qz7MBwDQrNBPlxHEeDtPzI39Y+W6XNmdX8Te5gwYZWcIAA==

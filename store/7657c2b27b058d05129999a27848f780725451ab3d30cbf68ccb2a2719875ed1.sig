@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 +KkakUVsWJucc/DMndOfE9lacG484WNDzOoPXzmaUdgHYIbXvHCmPNcJkr5nVjvLc3p7dut9L4tfgvTmbgFrCg==

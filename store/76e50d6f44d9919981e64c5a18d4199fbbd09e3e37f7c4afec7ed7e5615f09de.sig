@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 WkHGxuZNa7EpNzKmXZUr21N77+9x1xKuL9w0jNSynkuTw4jS/MizYtFPYwE6lvzBDq6GjXRcrDvg0yRK3mWkAA==

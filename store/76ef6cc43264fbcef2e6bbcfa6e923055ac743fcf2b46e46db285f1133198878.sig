@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 JnflJqMCw1AyoVGGK3FJKZrq6rvMRIChZpl9+Uo270uaA0IFpcCRyGuWUYLAr8uSi6DgpSfR8ZODwanJAZWMCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 4nkdMC+x7RbQawrAdYk5OPzLgPMfqLKYBbFoVRlN1EcUa80sy3wfD4x1uHO2qNUzCLT071KIaeYlj3c28rx8CQ==

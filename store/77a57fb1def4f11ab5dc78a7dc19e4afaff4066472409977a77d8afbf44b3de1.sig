@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 0GR2I3I8DbGtK2r+8wIqOwfQlT9IyWyN87U0UmxgiBqI/y5uA2KcBkb+cN4ojKjwvJXCCqIv3soJUgeWSDEvCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 VtJyv97qx+7/A6NYnOneAlHdtuMsKBb9gh9wPBsRWR0pGSMa5lEcjrFhGsMkH/eTGlI0IxIhFBumNJwHPi5oBQ==

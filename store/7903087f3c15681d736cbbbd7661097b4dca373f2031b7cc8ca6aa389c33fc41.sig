@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 gPh0+ldJtvudozZoLFZ2wPwLIahPJjjCrPPyDH4UNkD8U46gQ06z+kh7fByyxoqWnyRnepE4wAYTEH/AnI2dCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 E3ANk876EEWauENBTJpgDdWq5Tsu/aAStTuc3i5aEuV/MVobILf+c0ksSTvidv8rmiXt7EWqvDZL7f44OkzqAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 DO6EDfwVKVF0KESfJ6TM7+gi9rvypydnExr3s/pmOMiYKWT6u61A0DCBzNBskZTigYQExNT7xJnCU+LpV6QWCQ==

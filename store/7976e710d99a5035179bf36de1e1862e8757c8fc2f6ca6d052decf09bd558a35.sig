@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Zssd/kBhptQe97axf4WNFIKkr3exJSGu9rkO5Nx69JRyIdQ+mHIjJnJ8lPCJofOFyvMrc9nVSiushdQvTWh/Dw==

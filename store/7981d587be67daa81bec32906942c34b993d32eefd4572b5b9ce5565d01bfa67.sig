@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 bxIxWJAaTjGtusLhAzaUTtFsHOi3IzzOUzZx5DaJsgQYb2zpHl1RmOmf1Kfq74aoba3/0swCCVao3avYEm2SCg==

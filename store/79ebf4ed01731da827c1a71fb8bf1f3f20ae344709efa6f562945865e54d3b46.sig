@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 wDh/oR2EgIOgioJPhWKHauNW17vk5Iqip5nQuThMhPdMY4wNCJMjCvNNK27Hkf5jd/HhuIZbECfFXDLUTE+kDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RDUT9tKogvYntU5OrI1Vyk9iBuHPF811dP0l4KGxXmEzTepel2fpitoYWgPPX7EFqmoFSLF7BGvZrV5ADGe4Aw==

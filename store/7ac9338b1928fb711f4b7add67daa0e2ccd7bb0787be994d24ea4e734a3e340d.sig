@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Pwn7WiiNPLHgl/6x1Y9wG5Gqh4CaULJnVqdbzPloqg93HBaXmQDBly4WDGRaxs/hiJrk8pVljxEPwHC8x38fBg==

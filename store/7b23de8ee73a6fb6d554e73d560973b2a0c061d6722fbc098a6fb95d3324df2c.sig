@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 0wuIUXCl/UK157uKnjh++mpqcU1pNXiWnxo67bKon3yzP1edqn48ewwoCTPfUCQwylD9g9DbX4zuvKvXTCnuBw==

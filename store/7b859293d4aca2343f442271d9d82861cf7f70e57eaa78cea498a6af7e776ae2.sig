@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 I+aUfNeG3Upd6t0PunybNK6V9ubzJNxd754kgC4tSxj4z3+STm/HaA9WbfehGcnId5xgckcidnIIHImTsvEcCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 k4t1QLMD5LR5qQZVDvmE8sP5IzJyl7pG/VOrNrXXXs8S0Vq1bUnLLXLhqLIv44WVv+8AWfAdseGYeywg+U3BDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Rnz7wlMzukGcAYkQ0oWVl9Y7DsHMtOjofVn8nehJXe02PXUBb4/k8iEuve1IVd1g4keLoCF6B1R2fpP7wX7CCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9JZuX5rJviIeySTODAQO/IZ43TUh9VSyafQN5YjN1XnNa0X1jTgOsqMaJSdMdFyRw0ody5So2a5clsK0/AwaCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 5/R7rDImBS1yf3Qhbu0x26HQdai2uOkVaJJoQu6W+up5KqWmtp4colSoZSfkBtp5YOzTTbb+3phR8uMn2OoyAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 /21RrCOU4le9WlvLlwSfgt2OszcludP4y1oo2SG2hfkaeqDMWESQVDhGCWRDem54q5KXbWyWOKnEH4H8Z/A9Cg==

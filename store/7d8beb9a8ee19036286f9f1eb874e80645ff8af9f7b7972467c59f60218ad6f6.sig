@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 yrw/DvibboLS5wJ1EIYWOIVI0M5puyOcDEyaiGwWL3KYEWgx1aLn6wCjBgTayA/sbgvE7C54Et1REit/dVK5Ag==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 QOM9cV9HhaDuc9p7xhVRvfKDgQbvnzfOpoGVO6PT9h+WopAcAYML0q9NwDkvMkKAelZVa8Ke7EypcL5oc5YUBQ==

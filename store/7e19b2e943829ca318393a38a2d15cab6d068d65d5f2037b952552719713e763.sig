@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 LDLmBMFaYrmybHshSSfqZAiomgXfrussLnBqim9UCv8Si2Tk6bSlMgAxbSQOEE+xGB0xTdKfoJINq+SI5lP4BA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 wINa93QgTWPFKlKbT70zPRlIeP2bYP/iuQAe+VHVIdMZcKT5iOGHlIXHPGzcB6MBpSaJs36ClavgGutfNb2BDA==

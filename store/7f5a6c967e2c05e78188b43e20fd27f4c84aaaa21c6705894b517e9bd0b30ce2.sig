@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 sqo8coqiMXZZE9Y1XmUAlWcM1Xnat/beDlmNd3tBvDxU5ZJN7xTX1Qsn1nzO4P0pSo5i2l/GrDtMoqOaaZ1LCA==

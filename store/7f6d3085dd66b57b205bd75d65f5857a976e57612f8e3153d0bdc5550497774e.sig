@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 VMIgoIavckJRB6oerPkVOoAFjq2Q/eujoaakTZIKaaLJ11NKE8s8vvjU5ah90ddANH+G0K9AwgyWnr7or/g4Bw==

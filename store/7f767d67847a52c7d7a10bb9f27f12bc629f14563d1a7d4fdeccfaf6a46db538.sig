@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 2M/BBe94EOSXukMQ9yrStrs/Qm4Ro1K50ACKCUTJq2pU7bEZpCIienbWLeJMH/wx4sQzSB6kxJCH1ugM8i4gBQ==

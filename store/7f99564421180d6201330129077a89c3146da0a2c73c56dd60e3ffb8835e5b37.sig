@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 +B7Yetn7WlyHcQA2UdafxhEQ5gNO5ppTIuyubkVjsdoMHu248IPMZLXnGLDV6rQj1nNK9WlD/wgxZtZgT2zaBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 T/KPgyrdCMK8nSmoNGY4Eu92GO87nl/RlPIl2Qlo33mZTK6S2eHlOiFq2uELLLjeMjET5PusKHlUc1SlS7ylBQ==

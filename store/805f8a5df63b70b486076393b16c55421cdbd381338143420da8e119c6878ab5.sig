@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 FmnSSUFRyvxlvSqqxNkkuQ+DIKapbc3AdWj0BgI6qJHrZOnJIiHjHxMn2foAzsdXG5xD3QBmPic2QmgdfiAQDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 SwwCdj4tatnae2v6xPj7zAumNJbzt8kAIL4khTDn5BaRbnLWtVkzfplxbK2jt93x9GuMC6eCM+2KJKr/9fceBg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 2bd9FNqY74Iy2sC79at7WlPmaDjaCWzC5CwPkB8n51T/Xey/hla32PYnlnL+4d6egwHyEkJpjghYR3JJAtFmAA==

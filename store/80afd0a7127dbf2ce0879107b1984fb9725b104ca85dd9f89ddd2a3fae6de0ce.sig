@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 YrHRpDn44lHRsUWvfMBcrLsZK6K2Kq4IbaRyCilM48NoH/KYi3H8iW1Bap54SGEegvTSbvC6KQ4rcP0arDxTAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 8Kl2Im+nVP2duOmACDYazgx83mlZ6qkGGbNkyyO0ZmbOFRzavtpxnX70QEZFgIpWjahu46/XMZ+JOSZWFIrZCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 jJCokHiULhnFW+VYVy5KLowlToElp5Lub39QTjD76N20RTsVv+Jsly7bYdVcWpigeUtBP8zF91hRXoQCrkk6BA==

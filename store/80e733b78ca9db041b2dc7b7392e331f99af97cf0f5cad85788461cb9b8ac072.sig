@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ECZg1wpFPPL7b9ZgzFOMdJYYBESSQq2HvruLBBp/QxjfvXUMt7b/jU3a23Cn7Tf2zEyTvfd1r2dpdvrTX/3zAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 WtLdFdHcEQNvoZQFx9RW6VdWhFzD3IWCkWAdtr14oW1M47uK5odC3KWn2rSavVXwpBYr/s7pkxUE1/IQSkG4Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 kvclu2BONipAhnB9sLN62/aeX3xTSaoXkcREceVEQpoYf+GqFcW20OPnXCNEsm64rK2kxW9TZxSg2iFs0JueBA==

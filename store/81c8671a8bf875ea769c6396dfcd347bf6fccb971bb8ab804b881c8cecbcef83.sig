@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 65XZ96hNCRvKZuK0s7DTS8zpA1Itgk7ZOFdEW3HvISxzOqbjttcaE1jXeJ5knfpOd52n2F3GAQJjsX86k51sBA==

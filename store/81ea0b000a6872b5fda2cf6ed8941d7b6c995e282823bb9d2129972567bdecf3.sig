@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 NKko9FjVfye8AiWvHnQZJRJqZvlWh3rDALMCqo7f3B5DzZyfzRj1Nc+haZ5kI7FvbmuglIcYEC2MpJ0tTN1hAQ==

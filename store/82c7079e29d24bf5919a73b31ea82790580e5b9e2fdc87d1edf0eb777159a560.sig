@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 iHYowfUuZiTFLU3pW/m5rkXUa2dIFeb8mmeRMBEFT0Q4WPppHi+EUpHV3cqcnqYCGwJ88XtADs4fd5pKRUKpCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 VvAUEvmRn94qC9eZh9JSilRVis1Yumn2b8y2aXXE549GVOw7wBCg8r+y11Kbtf1GRrKECl/NNFMgGft9xsltCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6bEb/R2zR5zBB1fx0vf3fJWWd2Q3b2KIM1FVc4SwuQ9a4cCFmeHGIwvK2okuo8EUGSH17qYabooYFp3SKdtPBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Rcg6SfV7W8WUT1scdmc25DYXn4FTKY2UCsiG2cYvZsTU4RkuFmendGIZq7SZa/tTHsyAS35Kofzq3Yr/RXrUDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ZLqlhQR8hzeE5nMqypz0BG09uM1S4Y23vuGlyTKYB57Xm/BULrvEbQYSYmqcUIa9MSziVliI0bMk5Jw39ZSICg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 QaLYNH/ZVajBgNMUprQQNR8vtlb1glfMo+YZfpsqW7bogYqRr1ajo6OWTGGlP8u5lDjV3cff1T4XP4OjxqmFDA==

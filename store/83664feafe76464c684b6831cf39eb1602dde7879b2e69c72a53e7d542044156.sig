@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 igvxKGMwPlGCOfJhmQVRx5azsuovpxEfIPVZ2gen7ExNuQmJU2LnPtIByDV1EDXYt6W/u56AQTbxqpjZvs9OCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 nDbc1GHt1qA24nKzJeW/kcAWFkOafzhL+ckQr3y0YU7LeFFNdAzSXUpAjMqTBDRDMtRcIJZuthzjHIKCyrN3DQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OS7uofpQFNAwXQJ1RRzDzWzLuCor1sT7+D75T4eXVGzhxLWk3KeNfUFtYzcutAv6stRD1koIUB4h+47EDlHUDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Cbst1yMAy7qHLv174dlKqA1GZSXCM8QuzA6zOVZEISZkmjpC58FWkz9Vs6xrN3HrokSkB5mVpHQMjUkVxEHkDA==

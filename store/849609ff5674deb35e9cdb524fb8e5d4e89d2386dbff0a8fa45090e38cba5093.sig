@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 cOh2FVOw8jQ0DRqoOnaG8ZEU1nAMSpiX7J/IrTiQQSAuvuEWAY0j8/c7tldI2siNOXmVTDP5PXrzbYjh5uz7BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OEFYFqL/zyTsUeiVohTKtPodxh6ZqUPSqnxVPIhk2rivwRkwU68+2hbWj8RUyqHYXj84JKevwoP1pKJj/dlTBA==

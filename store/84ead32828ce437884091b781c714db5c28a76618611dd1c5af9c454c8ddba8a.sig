@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 mo6LrYx14imBdMk3MCij/QQS02cDFC5L1U6iF2ZwbHnVMe8j8DAiUc0MoTtLBd+paWGSmcZsjY954rRGEaLKDg==

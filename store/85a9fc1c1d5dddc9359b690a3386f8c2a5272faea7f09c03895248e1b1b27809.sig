@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 AHZbegq53frcOVFj56po8eiALiTqPFmmrMjupxz4Z7jRUIG7OUtBuTspvyoVx1xgRcxi58Ksy/xskYxhSMrJDg==

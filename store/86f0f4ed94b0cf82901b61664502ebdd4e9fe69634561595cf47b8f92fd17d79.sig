@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 N6JWgY3npNU2IygXy0t1/PE1fq8gl0r9ImSt4tC1r62Trb4w+5XPPLNAdGLQvN1EGglyTGNOt3d1KWStIe/NBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 vsb7MVmdlBU0ngEys1gWEiQTypQrqg2bcnNLZH12KAX2wRIKFmH4anFwZM7BZ/EXdNo0BHYWk1ZI44WGpXZCBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Mf7db4dard8un5KWFQToywntEhV5s0d707XghsuSnbB5joEXAq8VwOzzltPieTz+Yq/lFA5WwYD8FfChLXsUDg==

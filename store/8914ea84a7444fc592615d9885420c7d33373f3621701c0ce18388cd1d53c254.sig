@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 IfiutHutJ/Llfmy8ZuU9OXjmGIw8x0OrHXelSyEsPWkpHikOWaROv6DcAOfEByOfqO3k2DOlGWXqex5SbVEwDg==

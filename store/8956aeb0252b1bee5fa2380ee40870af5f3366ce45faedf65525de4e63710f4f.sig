@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 og9RKltQPsHvVpiw7gZn3yvB0GmdPWiNdTcaOFvFaj2Q0C1teNThw+wcVMKMHi/vYj/8Ah2qFxIytkJbdBinAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 L54X+GTdL8SCCmMnEEy8YVENtq4zS2Wq9MVF8Tkj44nzz75ytY0sQcTXuuM67LYpiY/mHZHuF6jXOEb6+xAxCQ==

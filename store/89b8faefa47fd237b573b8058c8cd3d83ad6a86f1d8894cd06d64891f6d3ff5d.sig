@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 DeBlFhckl0v6GN5OEYGrjptcxE1wqTnOIu1Ap6678sMhAJWWj0g43P7o7KDJrUfN6p0/iO/lwfdjWNoFtcmVBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Jr16LVTHd0kOZe8Ynwtz1X5zoHiVCnQr9WCB32dlH3zE7XqYTZsnd/UWdqHJWDkyKUzsnB8r6v8vu4ylDUJwCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 5IcpPGbA6pfmhLuB2ADmxQfUEtU1QouYbgbrxNe9sFl9oGozB+LgkUxLTfOxcLWp9OMXFEpBAvqiajsH46FOCg==

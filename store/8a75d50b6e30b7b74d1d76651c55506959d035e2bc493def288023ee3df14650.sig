@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 NV25m0xlidR1ZMmGWy2Nn6WzutvwKLGkLqhAJn1jEYq+A+wZMuMwXMQSREomQcPbJvrEnbpC4iRXPLRUKIsWAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 O8G+fzr96FI7bgNKLhwG5/xJGHT2u34oUIVGh8jivhw9hQjtVizoQSdTsrLc1fP97sRSoC6Cavsh5AKXR99DCw==

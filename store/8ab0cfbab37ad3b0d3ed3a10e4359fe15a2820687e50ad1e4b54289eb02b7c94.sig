@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 UuAW+EBi+loTGLG6V5tCfq9i5ddTAWfqFeum8G/XM94NzOo9541raXaV5J33u8G6AdiRBjox1l03uRnFlnCXCQ==

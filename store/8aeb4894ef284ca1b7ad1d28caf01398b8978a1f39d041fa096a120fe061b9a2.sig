@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 F0eMe9ebdmGnC4GcKslCaqiBSyrambjfyRr7veWkPFUlRLbWmQFXVtHyFv7bVvfHJtxtPzX4LzwS1bK4NGcBDQ==

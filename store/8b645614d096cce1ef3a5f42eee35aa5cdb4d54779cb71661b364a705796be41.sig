@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Czvlw0LvS1xf/0MIGc61cyup9BWcxIvhOAC3vNYB2J8xbaJqhwcos6Pv0IRcYURK5P5myYbeyC+dWhNKyVA6Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 A2KHVZD58xO/ZKwU9zTfNsTw96EnDTc9Ffi+QONJTEZ8R1GCDQX389Rn2Kp+agkyiB2V7wsHs+M9HRHMnmltBg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 0WdZ4x9zJxDXhuzn3Pz5fUcetqV2BhkTrgrD1Bxeehhy8jBmj+WfEgWJUNwOnWQ4AqdnFPKUchfsxZ7KbXqpAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 NDre5pglYESg1mqBHSuO9Sh6bBXAvwfUYXV8CwWVErYkQd5MbK9JVE69fzTcHxeQ5L9HpM2XeCojOAXJXg5oAQ==

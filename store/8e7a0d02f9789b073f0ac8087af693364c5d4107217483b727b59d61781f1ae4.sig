@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 u9z/BEboQqs8qBqoXkxmwcjoYnjSV+KEEpkkWpIdh1KFTJFWfj0/roUdszlSRGH5WTy2uAyr4rD41uQacRakDw==

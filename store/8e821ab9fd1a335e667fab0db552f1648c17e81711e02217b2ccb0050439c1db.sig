@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Wx81n9an5F3ObvuNMlrzTfpl7ZbbIMJLml55UbmnhJVye+pgmFM6/q7Vk96iYFoTXLlOWgHsroA0kLshj0BaAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 CmiqcxKRWvU3LRxWnFqzT/Ksr59M2qrBe1tAuen6lmBdJKOXPXsIZ+IdcJ2HkY5wQ65afpVj5EDL1KntabL6Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 CCC+YEFQMu3SUqAifrk4kFFpB6V/TZ2BqnLeFKK/XJmGQzY79vb4fq1muQmBavDJV5ATkKMyQyfq9ntfBClhAQ==

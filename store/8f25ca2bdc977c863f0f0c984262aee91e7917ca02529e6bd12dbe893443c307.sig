@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 R7r4zFNyVgKjgTSL1oH9KfHwZk0xfRUyMv9GKzKP3LFLhjKpZv4rqcOFJHUWOHJNF4jjPpFO2V47XPRj6Wx0DQ==

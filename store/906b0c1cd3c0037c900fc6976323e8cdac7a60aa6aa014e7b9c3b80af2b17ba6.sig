@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 wkksgtjLIWp8ypwso9bkSO6AsPbiIQMy44Yftz5Cf3Bx3yTgGQfO2no0sPBITtlGqvZNECuIhJfbFVPVD4neBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 44lqTUXEK8U3U+OaqGFi55eWBa+wDX/vRlVj2EUwQZmsgOlacSDSkyxgBY8PLaGxSPasIU2ppq4dtE0dsoNhCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 GIVkJ54tZHsQEguw63fOlVPY7eN7QU/lm1BjUarjkwJR2ciRDqG0tOpn7kBsD+pFl27+NaQibC2lTumnnncYBA==

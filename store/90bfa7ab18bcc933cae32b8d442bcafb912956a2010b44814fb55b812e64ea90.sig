@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JUpC5GH+tpW8dEHaRD+IjobLDrO+mBOr5Dl71YR2fP5fIQLALhHohZi0GTYIxUUvYS4B22IG2LMrq5C6InP9DQ==

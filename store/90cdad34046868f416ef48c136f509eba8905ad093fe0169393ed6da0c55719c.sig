@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JoLXfw51pnpr9yPbHi9e2qs+QC4fxYerR4ACmVqsZmgFUAEJvmiY0dV40Tkt7pvkNVrF61Pf+TyKI4XSLCCbAg==

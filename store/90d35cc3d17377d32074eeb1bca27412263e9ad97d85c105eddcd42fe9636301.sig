@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 NZWM4aZhVStwD7UoFzhxtBiXQFhlH7s7SsbAejVoN7BG95q9PhECmKBL7PXw8ClbTu0wfilqFqb62/ZfrAwUDg==

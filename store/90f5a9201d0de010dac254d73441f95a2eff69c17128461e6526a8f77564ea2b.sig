@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 7Ty88jtpYbXAMXjAdaEzmv/7Dl8kXtAzIMV+a0rEnu70MHpHNegL3mTXfPJ3xHMI9S7/lZurLbDkeFDTqt2bAw==

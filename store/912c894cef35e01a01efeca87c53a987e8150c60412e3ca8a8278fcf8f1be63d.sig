@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 htM6STqT2CP/bToZzt4NRlNWbOSqp7T/fvPspG41EA04yKjbvbJN1DisZL8F9xYNNOpvvWNjkcLIMZBVL9yoDg==

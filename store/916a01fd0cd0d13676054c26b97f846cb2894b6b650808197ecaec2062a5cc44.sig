@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 aaqMiQgEk0LQa8+Nbx6TpQVi+pgmllehxd50eHA566NzgpoWfvo1ch6OtTZI22it6DDwMux6DuH/PmfUJsndBQ==

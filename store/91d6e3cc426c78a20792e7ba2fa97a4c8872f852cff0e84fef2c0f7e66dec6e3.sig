@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 CWEflcNj/0AIcP2JolN6D+HMN5THGdcE0M8Re4Pct7vCBE32wYG0nSLLGxDrdrA3VrxMgOzVHDgRM5+SpidyBg==

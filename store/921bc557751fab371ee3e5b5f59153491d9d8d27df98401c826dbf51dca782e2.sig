@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FJ3pDVeSgqMAgAk79kiF9VG5Y9eflImRtw6wplvHLHDCuaIz+Wy9KzboUAnyCRBNscn3MhIKpNVYmo+SGfBDBQ==

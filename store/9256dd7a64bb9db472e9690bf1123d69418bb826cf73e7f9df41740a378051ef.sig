@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 IuVRNIwLhKuNTPjdLSOg/U5oFiubch4/eg5hXhhyLDt6mbNW7XCnn2QZiND1TYcg4G3uJsvA1pbIpacr7G5NDA==

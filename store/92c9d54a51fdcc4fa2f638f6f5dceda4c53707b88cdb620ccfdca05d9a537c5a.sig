@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 U8qqxEr5KSJQm/AnRS/Die56uLUWgDSFumypn3S3IIShBuE1YBAWSuLDQMZ7zsDWSP/XZFHcUjmcyjljau7uBQ==

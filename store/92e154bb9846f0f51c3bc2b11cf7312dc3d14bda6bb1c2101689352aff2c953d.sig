@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 F38bP7MdJEeRfMVRr/zqCiNlDLOplnkwyrtuh4q4w1siFiL83aTDUEpfoZzTTPKTO4EiOpq6olT3vOl2Lh0yDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 AQpnhrp74bkHOkGimxGRWL4GQTl5p+RDyL3IK6ODiUC4Sc3YeFLd8qBMyrNf25WwEodMln7G+9iSgP9WsKsZDw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 UOcUaJVA/3h9ERdCa0iJS4UOFI+5EKukwGgU0ESUoF69+ES8J41VbhBwU4yU8c4nB4XpUADZGrcW3tmhrEyyCw==

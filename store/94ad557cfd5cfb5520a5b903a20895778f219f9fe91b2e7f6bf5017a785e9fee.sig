@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 NOZwbftp79NtYNBOJhPyUnRZ5WdBH/YyOTVDixyBbt7SGvbH220lahaRAF2trUvUvW5ZMcnl2Q+0EClAwXW8CQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 9nXik4aedjZuZhv3HEngSnXmHsVJFlDftJFHzr5RtdzO79OslZyRd3yKDE1TIWbgYSHz5dc6USMcIcTWwu/kAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 03Ft/wqrKtbvgO+q9W6y2ZYERIxxcqnURuxuXzxlb+Z0nHjWovKiTj5ojQz5GGxkVlsg7WBrSbPLJSt38zsGDQ==

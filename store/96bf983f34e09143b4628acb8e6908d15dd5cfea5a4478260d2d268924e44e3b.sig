@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 kuLCyAQ9UWAu7VfVtvsSCvYh6FRoxQ4q+I/HOvFXVL0tysuRlS9w7VHZZETUYssPeTTOuo+UFdXtxH4MbEkbBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 k2ja/RIXES5L5rv6UDPxNmeVU6FwazarK8n43ZwJhq24ttqEtHryw8hzoNMKwO49J6o0KE9OiN1vau2yxeVjCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 6ScQFXWW0Gyb/Qi6q6F1rXsw5HTzSDPoC7c1ii5qu+gVSFr9G1hDwuVhyTNwb2sJJRswz4uELT9x67WJwJz1Dw==

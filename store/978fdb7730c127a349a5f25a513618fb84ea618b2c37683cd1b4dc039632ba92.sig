@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 8kh3xuO9VZDl9s5eF9XH6cGlEuEA9ycm9joRPqreySNBjPyckL62WaW3QVN4kJKOQT3AGn2RElJy7xbt3piWCA==

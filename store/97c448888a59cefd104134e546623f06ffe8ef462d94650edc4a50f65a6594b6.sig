@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 rXC3p+daK26r3bzNt/l5Yc+VdRYFpN4PnDTV2S3ZwRsd8mcZjorvjkHVLhRTTp1bKwyCyhczR4LMo3BnNhN8Cw==

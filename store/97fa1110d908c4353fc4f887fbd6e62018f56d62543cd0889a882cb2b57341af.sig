@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 SGkRpyBfsC8rkSSvGoFzsuTnmpOkd9VKcxZcml+M2E239egAOiACk6v51+oqegxA3f4QKal/Zznwv96MfdJbBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 k0PFhM4h1wu65DGunOKWOSpUBgHNfD4dD3vako98f0TljJ0vAx8J8Av3snOCR5CMdo3JSZZ4U1znn1STXE01DQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OHv8M0ztU7KXvf0G64TOJXyl6MCkr9fxZCp98Q24ogbvRG7m/I3gOKdWEZ7jYOd71blQB+siFANJQvH7y6fsDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 A98OCzSRGBnTAuivj/4xal2FdeuS9/F52v3nQdrc9oDVTAWCX5DAiZWVGcvINHDdwlAJ4ySy85i55iz76+CvCQ==

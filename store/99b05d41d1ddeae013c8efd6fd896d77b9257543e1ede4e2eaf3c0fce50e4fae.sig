@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 mxUC7XCsL9v0LCmv4guJ5LzT1DJmA9p9T+6ktYl1142oOhKvccdJJSvdgleDH5pZm8FgdmvuAnVnvvKhlV+RAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 DTI5EdyQTBTxgvqTicf8W1cHw3cwJMrFxJ4oJVLCwx0+VOiKQg0goPRU8jwOM1jRL65ft68Dvki6uZ3umIcDAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 H2YRPHgrSGPLzoTrxTpAwHyzzPHHf1GOcMYIBK3pKcjI1Qnh7wpU+hWMcfvBEv81r1ltCS6SK4IFp7l56BvOAg==

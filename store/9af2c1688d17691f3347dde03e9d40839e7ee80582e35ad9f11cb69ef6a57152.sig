@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 mf19PwLZpiiBQ2sYWeXe5vndFsU9MpRTmX+mBBGMGRjaTZLLGyucBalG8vE2Q0upE+DXMKsEqOlPNxoldwi9BQ==

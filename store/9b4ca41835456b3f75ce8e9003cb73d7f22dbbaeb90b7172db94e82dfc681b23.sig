@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 S43mitxPRBiqyjP4do8SzPjcuYikeSm9RiGnJCqcU74SHTrP5NPkhLoEYPDLiuBhu5igzun5VCCyBWoQCQYkAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 uyS7HLw3h5QBqZf2O3kPB3CcFDOP7w7fGX4THi4SyBo/5uOavf2jyrZchUpdeIfAZHpvojinzZzeae8YlaSOBg==

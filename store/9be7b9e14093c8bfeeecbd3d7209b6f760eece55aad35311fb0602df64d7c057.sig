@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 yg479zcT9hru5OgugG44UJeGVP+M38Ht0anumS929eXPV2EthtG9qUHAxz0uTHpf3BPYriKEj0Rhz/zW9LLLBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 3XkxMqrP7FuLkCfS4NKzXgbCb6ccLRfFdcu0+NrC2DzgkyyDvITPihiqbothxE1cDX0+noWfchyXhusIcIu2CA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 roNnbLJeOSFPB0zvG4ylEx9Duoeh+0vgXED9eFNWAtyHIe4cFcK4sfuCZF5RFgvAGg2d/J5IILGh83RleaQXAA==

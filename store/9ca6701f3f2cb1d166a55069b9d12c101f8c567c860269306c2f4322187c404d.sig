@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 muAJ9CI/yWZ3sJp2CZJtcvoVyLRgZoZSV8l3fbT7WK6l6msFCytb9DdrnJ92zkFbt8Dao6jsv5ZdRUMK0AJSAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 pyZgRDjFafMpp6u7nvopfJnJqzYx7ZU3/CwHjbkXov2Ip/3YMPhNWod5AyGoVLOtGHRoM3Ch6ShRLt+EBjcCDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 wUNybpMbk0bGUzoq7R6myHfkFOVhbe3OAIl44vWBkzWR7KqZ3bAtiiBhmy2avhBHspQ5uL8pHvCZPl/rgpLFAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 yJI9pj5iF5mQ+nJFWsUJkWXMi6DhiwQEMjAIAFxFJIObeI7jKIeqIp9VP+cu8Igo+Oe4NcWYbf7s4cLHxClsDA==

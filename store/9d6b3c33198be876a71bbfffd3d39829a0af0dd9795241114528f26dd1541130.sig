@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 TM3w/WcDaOdsLLTq4RdkCND8LVx63j3ZX972iYBagTMD7ZZfoR6VBwGoooBo1TmPfIsqBJYZCxGTI5OkU56fAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ziWPVeyV4vou4sxK5U3G9Yf61tYgbVDdBDdNa4nZibKxWw9ut+KwXMhRNI0i8aATiYBnw5VsD6qFBKUKuN20Bw==

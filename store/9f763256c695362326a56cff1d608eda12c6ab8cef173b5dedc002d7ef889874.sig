@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 oSzDsiEZvSWiFjryrBBNfm0vJVYDgE2jYDxEG1M82OstEE9eF54UFZ+8Kh/vk5kuN8h1oUInU2QQo6fy05FUCA==

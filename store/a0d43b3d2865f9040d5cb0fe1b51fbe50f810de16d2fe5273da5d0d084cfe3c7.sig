@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 DU+4qJQ8hs7rjsR+ZCHG8hN9J1Z2gW2tTsDb49I8VCPJXsGnhURi/FX5w2wJwIsmL1wD15VqOx21e5bxOI1ZAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 vCN4YKyzPLoq1PJFe1t00K1VNhD8AImCEtMTkptMHKR1zxnvkvMjtV+r1xsDGmJo7noEVZIBFLqY8HAQhfI9DA==

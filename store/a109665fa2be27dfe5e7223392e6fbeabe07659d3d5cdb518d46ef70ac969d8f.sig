@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 1fnqxocqJzyulu6hMzkhpsnZgA3COOwQxbbDe1PBniLNgT0ykiYZR9qCBpgYVqy6ZGyzYWUrq+AKWlRn4vWzBA==

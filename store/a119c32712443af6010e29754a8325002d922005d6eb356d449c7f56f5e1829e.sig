@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OWv2ZHM2B4eLHhnrlJcUIhu5PYcboULCFcSI20tkYHk408YaHY7XoMxPGTXY2nkP2LgoQow/XR3q++hORRmjDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RqBtXMuAMc2G729Y7X8zPRW/sFNKbxkBHgQgcjqeN2dX+2c9AztcnbrBYsPdV76r81vWJaj1ZzW9VGcoAetsDA==

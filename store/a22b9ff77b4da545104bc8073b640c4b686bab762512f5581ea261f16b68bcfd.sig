@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 QTjC/WGDhpImfEq2Ddaw2WW9oanhocfqhyfpjTZI1BMmF1OU3wr0vZMTKfCdlmXWwRJkd7sugmdJ27c0WRpIBA==

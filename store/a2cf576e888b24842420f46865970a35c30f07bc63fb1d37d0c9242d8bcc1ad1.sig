@@ -1,0 +1,1 @@
+realisation entropic-bound-paper-2026-12 0Na7hfOmDHfV6Id44nepcwJv5rjHi4reoS2Ivs4q3bC/pI5BnDjXASJ7JHyhjtyA5F8abp3o6dFFbLzIbW0uBw==

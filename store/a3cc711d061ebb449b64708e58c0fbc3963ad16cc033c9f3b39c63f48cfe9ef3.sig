@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 yKWr57TNDIKdL+6EX+JUezu6/TQ7W5+2YGHCuzt7sszFKRMWVJNwIlEgcL+Y6v3DF1LXOrcwz7I2m2DC9198Cw==

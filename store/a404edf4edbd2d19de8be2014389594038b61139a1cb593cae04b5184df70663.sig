@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 BNOvP56E5I/EM5bJiTMD4eD4W2GXwTrpolJXNTV0dOEb65qlJFyV4CfdWV0mho2+HNWeke3Aa0jaIMamaboyBw==

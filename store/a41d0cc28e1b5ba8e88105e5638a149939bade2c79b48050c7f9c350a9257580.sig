@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 hSewfow9uAk3LOUTObjXoRP1XSjIufcunhraOuGLWBNFb572QPdO93E4TukhwdR8kUhF/9++LVizj1pLol4LDw==

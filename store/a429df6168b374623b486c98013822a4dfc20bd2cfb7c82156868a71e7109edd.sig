@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Qr8Xn59SsIkjDHXJ4Mk2V8X10V6U7aV2l++yDDFqLEv3JjLpBOG1rtgeSILoiZjOhSfjDHuPZ3uZ0BhGXIVXAQ==

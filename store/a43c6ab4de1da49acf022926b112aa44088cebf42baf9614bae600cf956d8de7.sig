@@ -1,0 +1,1 @@
+realisation entropic-bound-paper-2026-12 QGG4+zaMtz6Yl7ULT94hL5XzVHmskYCbnqHFgARB4MgwUqgEsgzQJXLf04Aop7sd1wbuF1jgJ5xS4ADse3KFDQ==

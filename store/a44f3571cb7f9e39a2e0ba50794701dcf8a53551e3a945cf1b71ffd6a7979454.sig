@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 bQkpcgMOkzoPV3LR96ygK+bKQXO+TkUxWAD+3T9RQSX1pa1oy1UpuTMPYjosRpIFDnREaRGS6L0wgRSkmaOzAA==

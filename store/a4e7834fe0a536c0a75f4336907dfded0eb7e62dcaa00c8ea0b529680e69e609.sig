@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 sgx2nzghDV0dqpOkh9iJIX4GlQIApd+N56iUH3RWylNvZQ7VggckDgTMBCfzJhRYRUD3pfhakchipEVToJGOCQ==

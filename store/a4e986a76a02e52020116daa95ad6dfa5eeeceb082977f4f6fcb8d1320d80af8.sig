@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9pROlhsFvXvsqCfZqXK0/EdJD9KLJLKCtiqVmzzTeUJeLsnodydkCp2L3ytIFW75DBZVI4ma+OUL9KS+rN6OCA==

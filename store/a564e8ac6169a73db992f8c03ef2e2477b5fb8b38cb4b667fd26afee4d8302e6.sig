@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 DuBpHWSl/TMLgY2+C7eE2DVLs7l8ASHCDGTR9LtfalGkzXTZwG/UZXZ73DFhsMVLwSyX53RWedHwq39pBFXnBw==

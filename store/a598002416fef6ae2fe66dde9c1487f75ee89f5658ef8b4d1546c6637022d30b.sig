@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Nb4G2SsWhQ7BdyF+N/y7Hss9YbdU8aiIhNgW1DMzubSGB3Hnj3h3Nrjcz5R15LQVuT3DDrLmz11Hybwlv2/WAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 aUisP7LhcrUstSwTitj78vDw5zXztMnUvwYKEP5BqH0PYheP1jPECIhdIFlzF5HXELRA3IDFT1KcO/joGdxeAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 z8ue+hJoszqMSREkdHQD/kwR24IdqA/qMbH3xMd1UeN9rVhEZaP2ymOq8f8KnUx7aDexnDv4zPuy0UoPzRQuBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 tHhC53vzc7PWPyhpGgYfeO01O9VsdVp0oB7kUmobp94reHzkAKmSOIKo7tvZPdRUjhRssUuGPq9cLP6t+yTZCA==

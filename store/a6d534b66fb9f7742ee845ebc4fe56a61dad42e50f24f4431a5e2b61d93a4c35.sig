@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 xz/Ytxehg1mcV4ONrTZUpzBHhvYyc153SrW5gddgSvsZ98pBBa+bHI4UsWCQEod8B9niLS/MnHVp0VYfSc0CCQ==

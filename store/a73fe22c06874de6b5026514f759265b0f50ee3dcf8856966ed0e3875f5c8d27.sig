@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 eoocZn46p3RfYtXK/Eee0dQ2+jZPajrRBLEVFv2IxYEP4Vv5fhQvtaQQ2D2FtDrtpqdwAcZ2mLB3y1lbdmI/Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Ax2GtjXn7OnfYMtDzMQi7VVNlq/da6ua/t2A8Bpmhbj3OgDIcejm99XbCDHgvLY/lFy9wQFPfOpMw3amvyrxCQ==

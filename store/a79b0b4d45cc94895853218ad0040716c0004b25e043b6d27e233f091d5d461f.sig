@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9ewCRWOoQLFpsu8cC9lXaiRvb78MZsWlc7bPzRf2ZiFC0V+fUgcojndWiykFU3eDmPm0D5mUqbbZoeaLfcNQDA==

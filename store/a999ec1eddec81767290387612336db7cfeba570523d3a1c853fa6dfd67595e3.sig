@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 UySvC3oY8g7wmnGIRx0fzVWQGUGJDH6Lq5G9MeGJR0sH2hdtrRGmk2I6GQygERfg/UyOu/tyk5f/iw9X4aLqCA==

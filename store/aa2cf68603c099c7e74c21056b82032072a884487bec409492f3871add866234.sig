@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 savGSn6P+Tuma7go9tUGdwBPLBWceEHc2MXrt4cx/CN9g4bO42LXsDysZMzGaI+MCTj9VpWUODBn26RSHkXZBw==

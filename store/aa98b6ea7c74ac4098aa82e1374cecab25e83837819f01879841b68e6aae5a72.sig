@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 1KY7K2okAzA34L1Cq+Zbg/VEnsFV6cK9rafpUXOPwEHL3YXbRSeZru7woX7zVZ5SLBvELPdkrslT7Ye5fb1XAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Y2dfLSh/Tg1IrywUOxFrCVqZ+VrAN6X7fT309uDoOz82FFABWjyyDFYIjRiRDuYmU41dodvILAjsc1wGKRG6BA==

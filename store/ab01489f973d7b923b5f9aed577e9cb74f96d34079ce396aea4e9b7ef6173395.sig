@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Mx2VoGayWyPAaS5RE0tOvv4oDbwA9DLFPJGdye+oy5Q8UZMKiar9B+8CE0LiKUapsiV03QHdX2rB34VSrjwHAQ==

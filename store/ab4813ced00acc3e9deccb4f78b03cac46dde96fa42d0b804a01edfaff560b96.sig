@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 qzM7ScDsdNezC9jMoXhIeMqW/PuQWdUZ20VapZmIdStzg/IVnvH8jPNGKzVCt+qDqNhzrPNCFAVapwmDP0h4Dw==

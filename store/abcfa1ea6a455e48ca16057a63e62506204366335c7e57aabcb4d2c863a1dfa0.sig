@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 E6qJh0BZM52pVslEPt9yzkFM77QDsC15uLQ9lb7pB8TAfytrh/52XYcdnmGi4jH58NhUwiaAZM/8HM8bORT+AQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 8PbGdHNkwwcLGM4saGepdsPeBq7z30q0SBle3H0tnmjARxAqllVLnlhBVaHyt5tl2jH1r33qem4ete9qc8DjDg==

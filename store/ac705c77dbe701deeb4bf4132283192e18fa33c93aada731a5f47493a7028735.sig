@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 p6StPR+PaXBAJ9itAOEIYx5YwlLguhlw12xc1CcOzcYUqB1YqUxQiZAXjGGoyI1ee44/usHEX32rnry8dugXCA==

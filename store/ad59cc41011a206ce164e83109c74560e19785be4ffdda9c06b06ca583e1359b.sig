@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 y/jhSVWP4OB0wrIEfAIqX2sYATD5J+z7LeJQplAOXtSkBfFUTn4lWswSs3D94b+iZZU7mV3dZkaIrEDkB3tqBA==

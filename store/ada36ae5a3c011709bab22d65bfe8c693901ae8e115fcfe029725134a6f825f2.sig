@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 d+TskTPeal6P+5y3PGpgJonOt3DajcnCSnYvHLQ7jPTOnz4IqDOL1SXOvoyBP0TBfyIf9zq3jM+qZ3dBOQeiCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 pMwizF1qmajlV5gBaMJjEXxG8HhDEnh3BUjeW5t4dKnA1Uv9vHWghKXBIKWe62voo85HWjhP+uwuL6P+eeInAw==

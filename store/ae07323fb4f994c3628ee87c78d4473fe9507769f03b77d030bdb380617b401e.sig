@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 kRAk7nXmzzmmA48kE+050XwCoZssAjopXs9tADtn5szQkn034M5fOZOWPxGKA9DK7lIH28SvSzx0MayGhpxoCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 rF7K8D0+aYjwkysuvfjthqdOVGTtYp9TJPiaVkmGq0PAEh02Vym+ZY+48D1N0sqygLV8tFWvL3lyB2gebaSbCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 eKSAt84ghDGVneChBbhYeUOtcNjT6a4dDeostxOuH21k8AOyKOfoaL9IUGykmceecFVZvQzOVEjH23P4LrTIDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Pqse9vW/f6wIRyNOJYFF3Q+elGZR0jfSuw3pyny6dlaEA6gFrvKbysa25pjleF9NgdgTmVbAHuMG6DEDNX8gBg==

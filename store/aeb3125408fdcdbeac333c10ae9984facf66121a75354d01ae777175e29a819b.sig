@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 LIkY/8Op1vsWNKC02W9QROaZ50lDklr7+4m5t9PJXlo7rdJaYCrqPSQljEZ2NZL9BqmTlYxBbkGirPmYsopPCg==

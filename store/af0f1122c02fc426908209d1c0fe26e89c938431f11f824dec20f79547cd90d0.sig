@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Dq9+ImVXEX8DGgefKgvmLQArdxQpb6O0bfk92Dyur2sSZ70rKDiYUrmJRRI3NENxzGP1Dp1X8MVD+DLdLHL3AA==

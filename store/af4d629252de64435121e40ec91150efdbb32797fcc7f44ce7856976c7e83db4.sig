@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 gPlXlMPmlwI492pkZaxjRqtk3wJWMODgTrbVXthO741n3Az1zbK/FZmds5YByX7NIGOouBT2mHnvzRuQ1Hs9AA==

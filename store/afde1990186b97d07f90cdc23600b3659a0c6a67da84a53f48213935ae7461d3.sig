@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 xpz4VyvFmWN53yUEsaRt7coV9JercWj3UP2DG7t1v5NYTnO3LKq2wzh11y2X4x6O4zwYrYDrAee+T7G9BbfsDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 4IzVRiAOG8iGyUsEDhVpOFB0+ebWh25QomAWQAKMRQ/kduoLizSfUxkAxsD8+nAenKvHclzzjLcFHB7fGoWiCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 BgzQr0cLN2ASte31kCh3zQNagGz5TCi7SLoFM9cZ4EtPuuWEiWK/As3ZFQMe4/d06HkDTQ+tprOYJcJzgC87CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 qJAzABBogIYJ77tQdLSJL6yoHziR0/pavypJScn8q3sodIamOjQFVMDaLDTXch9Jc9h7i6vpdTYcu/1YvJI/AA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 VZXhnfrSNrKvaIDXVua67pdlxu/hKNFS3/gS5eJv1AgIC5nTHFtIXFkW01HSTNJYnspOY0GHQO12HCV/2qSfCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 4nHVlJmVVusExG3rj2/TOSWzCoeh1xqggWnXE2B7YmzgejH0v4L9o6jBnNTA0Ys2nrF0KuGGs/pY7z7pFx7OAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ohtRCpHv/aSgw71ceneEByZXLy518Rq+gvYI0NZNAtaxJEh1NNgXtbOCQU7lsR/iUQygKeUcw91iwUFNer6BBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ESjsuz6Ewu5kqfENER9Zt3NS5OqsZvp/tQWkOOrCdGRGkzJu1uIGqWYRKhzbbN0RYWVrdEka1hAqvbsPXeDfCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 r8TvJVVTo98tJQ72Ul3YhGkHewl8Eu0F3s/pDypX8VRQiYJgd6Izokqmwa34g2aPLD1pidxW6kLQtTWAXB+DDg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 0azBTqPHNQyL2GhgAxV7kDwuhGypiYJb9xQBnGMXtq21s5uBPIaInSP94krCmzgXTcfuEKx+yE9kjkBRfUTuAw==

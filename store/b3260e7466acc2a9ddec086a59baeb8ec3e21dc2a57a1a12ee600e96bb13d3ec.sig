@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 xe3yEXcMaVq0DvHrW7l39Em1qwkalcmWBKtJS/UuhlFxJILolb+8fhnNRzxm7ztwlxXY+1IvynVA7E8WsgfSCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 pF8aKSGk47n2EfbAIUWisrgbXzRGXfvIu7bIWYBSFx4G/cjC6iCnHTLDth+GDZxTd+49Sq147kpt7KxuXW8TCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1azVlj8ugVoeNLnoMAsr97Q8D84t58OjrzYRnXoUeVWsT6/eAzHOQovGUreWEqygaydPJVIoRxYa0KLCOXIcBg==

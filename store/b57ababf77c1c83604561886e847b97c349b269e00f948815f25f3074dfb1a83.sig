@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 893lf97gf18R4u2Kd3om5NKWlPSLp6v6P0ghsFOQUrf5wRK0pSq6gFibzeRM6bp2XeJ+bVS36BAWkb2+T2lyCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 IzH5vU9JPpt45BujM6RCG6nUNrA04GnX/cAu6QFZ8n6V8SqUUZ+t4wlwQ6dBDwEPvwuNoJUGxAgKC6rCWBORDw==

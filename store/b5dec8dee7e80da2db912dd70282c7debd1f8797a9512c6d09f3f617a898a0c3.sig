@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 2Dl5BoNleXMGHh0prMi1/eDv5BCEAPZzL4H411kEL1ZWvFkc7gM0WphEE/zdLXuW2zJRwdGYDBv5PUQ1EjABAg==

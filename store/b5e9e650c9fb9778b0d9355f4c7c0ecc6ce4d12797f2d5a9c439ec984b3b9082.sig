@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 iVL3eLkhfb4MFaCUQhN7zbcsiKc+J/73niK1W6GXsX89oGjir9fNbxGkHnuu8PRdf74czZONv95cBPh4sed7Ag==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Z66jMEZTl5/K5imKQN/Nnx5gXyVDUQyXHbO3fLJPOy34dmtzMcW9kvYHKPYEOZUNhbsjiKcBSQroV18TgTzrBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1hmQjwv2QtNCWOf7mpWUXrtZEDJ7GrOWHWJN/sSyuOOY6SUzdzkJxa81753OUFlrutXGNl2Bt1GGgOuDGwwIDA==

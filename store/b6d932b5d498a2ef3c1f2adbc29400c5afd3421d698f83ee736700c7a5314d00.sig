@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 yBLRizXnfmGish2eItGYgY4rJlSwvobTK4kDRzANmvkvMZe5vF5VnN/A+erwm9oRVjB0rV57dZi34OKZQYzmBQ==

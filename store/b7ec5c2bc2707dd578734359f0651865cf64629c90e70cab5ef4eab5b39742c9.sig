@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 /VaZEnYnI16xsYWaYkcUCKl3zTTwhuPbd3Z48h1/XOMuIKdROedf86Egg7ALNEWNFihNs3OATtB6c8EM+v0pAA==

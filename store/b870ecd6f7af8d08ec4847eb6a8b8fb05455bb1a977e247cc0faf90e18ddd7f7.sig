@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 maJAxn9eZYuQhHpMIzFwralEFDZLy9e57UIirBq46BlRQaCTnD06MCC3S42zEr1JglCcNMZQyYLm31jwveXoDQ==

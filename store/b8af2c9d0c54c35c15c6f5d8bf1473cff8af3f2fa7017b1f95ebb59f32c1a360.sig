@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 5r11jtoPgiig/h1sA2XfaPoC3s34cWr7Ff2rbHrGGdpWHZlBdUX7peGjIFr0oEHU5EyawEe8OVzepuoJWjjcBA==

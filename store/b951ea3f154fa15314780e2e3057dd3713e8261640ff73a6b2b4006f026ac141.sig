@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 dHTDI3tsLrI6oNGkJXOdvFZXSyOTzL7fVMTPCko4ays5ZTTw/tC5itsblEjwaAMzzUYOJAWAzLjzFL+1QiM7CQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RNO7OEJvhKNkGWck16rm2osyopRrQDb2Mbwx61/dG//bsiYD3CNGSJ2gII0OjOaLNMVNjvz1k5vYzBPyO52bBw==

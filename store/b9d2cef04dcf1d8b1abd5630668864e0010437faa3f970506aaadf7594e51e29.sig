@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 b5VAAX1fAxeLmEyy2KAIwXAM0QIm9fJT7MqMIs/Q2ZGjXxBqXNgxTrnP3Zv61IeLIH08HT4e0OhEsO5mSiQjCg==

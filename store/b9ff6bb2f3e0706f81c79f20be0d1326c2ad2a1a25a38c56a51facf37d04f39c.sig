@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 OV/KT9XVU86EAogQMEdrDK89p0RF3WRH+l4TD3JBA1B0q5vHuKl3f/ZljQrSAvTM85LM+BiZFTKRfdfl9oKqDA==

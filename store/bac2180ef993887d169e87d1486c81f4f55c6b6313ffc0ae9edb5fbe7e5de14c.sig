@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 mjvFeZrZgh8YNclJ7NXoMFbwCdP1xx8IZ/PkmWDoi9G/RVC4X5YrkY0PXd5BMllnq1NwSZH+uElwuZNl2OcDDg==

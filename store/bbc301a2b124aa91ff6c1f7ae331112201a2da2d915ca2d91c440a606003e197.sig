@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 iMzCH+52T0NKJTTp64oB9ZbxC5FrsjTlwEgUi+LtMGfrMsNSXZEp8mfMuSNigLwT4ilU79MnNfiaQXCf1Z5uDw==

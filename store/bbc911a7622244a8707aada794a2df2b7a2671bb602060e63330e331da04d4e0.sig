@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 THQm+iu/UV091eazpcxkVKTmOgWqQASR7bddMTNjIlsTcmqFLw7a7PuDukuiwiYUcz6vTiseiaUZjGgFZAMvDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 pFzrYEXEwOIyJh60zdwfwuNzlLZ3n3wZUb7UKDcrXKUcH2L2QTbt2PkdbrNoGKFHzamVSXaF8w6XBE3uxlk9DA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 lQ3ZTvShe7/F04IcO69hGkSkCJra12J4ut/2A4cDaHTSysbrGr8QlkVsaHEqubwMsTtfYkKeQsJqo2/CDoDvDQ==

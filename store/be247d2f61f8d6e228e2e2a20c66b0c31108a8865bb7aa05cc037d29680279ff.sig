@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 nfV/e3IzyLFQkhjS2iC4mIZ30gp4fdN5wUCXkDIk1jpKnbDkDIzML1UBjGP7SRmOJxZTbEDvTg3iQxr+i7XlCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 21QwMLxAVJuz3byhmXzxkv+Ax0NBlLbvOXo51rEC5GAupyOeEucstcdMZ4bqr71e/+mofdWeoC1YJdDapBHOBQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JGIdll1Jb7l94+6R6gOkzokG14Ck9TlclYXcROw+VDhlKAm1ryf+JZ5LJctAfDsKHph18Nq12hMPfDEOiZx4Cg==

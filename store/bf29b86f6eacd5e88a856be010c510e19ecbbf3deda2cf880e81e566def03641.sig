@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 MZAGSYfIDCTBxuWI6rqCpmGADoviuQDInQ/SuqZKggqrKlfdwaauexTlakoLbgSMD1wrSXJp5oddiNcn+p2NCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 vG7aW8aMxVPSCctF+rXvwy80F89ZOUD1QGNZ/0uBGhMSbTQMk7ZYjJrYiyGReDkmdHpwCHi0GoK8/0wjpL5fBg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FDoDGIgFYBmLML68YSbqIf1I9VO7u0h+94KHasxzkEoOtyT0ZFxWyHRnARIsNKqvYVozBeqkrIWhJx7BCFpGCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 EH/HVXG9E2nlxwZDnJuokTzM56Kse4yDBLswGH8XfPfxMovCHNZl47IAnYglPDbHdDXyV2I3quDAFigXiPCHBA==

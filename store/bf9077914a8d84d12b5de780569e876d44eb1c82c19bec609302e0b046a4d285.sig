@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 pzFc7QcG3Qax0chCRyxEgwqE0GqK24U9qxU939dAB4YUWlzpLesuFDO7ILeXMZ97bL/HrPmp+XdOo8eXhmSrDA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 a4oWqMI1s3Ur6BWReOV6UHnvWNvrGCfYyQ9ZvSnOZIA56UMlDw9+Kd9sCenNAzRJJBbeuMB9Ao0x/GMHSCsQCQ==

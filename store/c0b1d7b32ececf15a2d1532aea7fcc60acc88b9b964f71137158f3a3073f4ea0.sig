@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 wdsebDUJtk63yr2SMY7OJtf1D7D9GfgiqJ1imzU5s2sdChfSAMngE6s2Z9WhEKEHMP4Kcjk1pyC04Kqn7D3WDA==

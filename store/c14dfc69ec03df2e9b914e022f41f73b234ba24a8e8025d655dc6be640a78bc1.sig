@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Y9AnagKYLlcjMFO31Q6FKstuCw+Ak1GL39TA0VBUVUhERQup/GD86SRTsj78UucQwgDL8RXnr5r2Nwt5Nq7QBA==

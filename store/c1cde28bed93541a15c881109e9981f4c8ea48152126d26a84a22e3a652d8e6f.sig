@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 9UbGMhikbcq10JQ4Inj4deGaqOlHXsDUoV3wEMSEP1+HSvjnhYVWkZyInKRLSelxBdVmCBH6peHdld+met0jBw==

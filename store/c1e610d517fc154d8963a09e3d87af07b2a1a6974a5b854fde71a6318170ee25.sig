@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 wLuTNDHNEQJ49Rp59hHIiF7f7YrIfYvv9pzXSxf0PSwbG4w9YTj1DjBKYyyD6AVHu9inA12XWk0Am/Oroq2uAA==

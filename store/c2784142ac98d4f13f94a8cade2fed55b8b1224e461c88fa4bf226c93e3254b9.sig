@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 +lNazECvhBDpIYeM2U/C4ktf87Y3b9GfcG4F5yvMw3FjRUntgNZUO8ffKLTed3IuxiDIzVdxRTpLvQ/4v131Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 mv5fojAYXRT0bK5sO6VXLjcL217Bh6a9ow+xfg7jhAhl/zQKafScPxcc+iJy7cc9nccamKNfBtdWAF4PwyFZBQ==

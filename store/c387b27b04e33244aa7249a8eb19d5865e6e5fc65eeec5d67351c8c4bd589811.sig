@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 zfO7MWBLtV5T/65nmbFp/fUxEc6res9rB0kN6Cajcd9HUNk8xB9Po24mLWZMacBfQceCuSyQDkwBiR32kVPkBQ==

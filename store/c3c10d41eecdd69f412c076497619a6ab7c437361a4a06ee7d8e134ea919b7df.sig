@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 fa3HieoWbHKfFa+dbf52j+qFG2pMZ5rnbfDFFYbNAmr1ZAHxkhKKGkI73Ayg6ZhYwZAqtj0nzmgmfeaS+IkmCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 WPKrEUeMsnHEg5QHktYSk995T2vuQQ1vze10/ofVFyLZmUYO6lbN+FDzOMHGDAQVGME5kkXb1n/s3CxrwkwMDQ==

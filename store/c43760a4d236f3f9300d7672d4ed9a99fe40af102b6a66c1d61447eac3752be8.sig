@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 g+lyFW015n1zgqwfhpEXZqh/1Yb/uZGCtwZw7sewWGisopUnT5Nx1nieKWTXz29tWNXsaUXqvQfdfjzmbzolAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 K+JfVELhdpGOihslOnaQRUJEZJahRRMGk9T6owNVdS3fNsLV1/aC4Rp8o7ZjdjDjQc1znqXIcDC1+y988wNBCA==

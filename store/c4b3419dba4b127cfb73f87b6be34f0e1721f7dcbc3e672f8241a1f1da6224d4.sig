@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ES9jdKJXSR7l5EtVa6EofTlnzLFpN4RkwO9/7fsrLbh0OVWTcq3lIbKf5HgRZI2ipQPmdrYwPu6F7mT4SJjuDw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 8iuVyWkxuNFwC5SMo1EqlZubSBiFY5icqqimBtI/DgEoPXGHz7pcDgLv40AWCVTsVdSv0B/B9a03RXYE6MVYDw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 0GjPKacXrTLQmvRrkT/bdlsA1l5QL3a9tfLIAN7zkFIHCP+U4+gnY5ftvg7oPIu2n7aZ5A7vMWx2HGyCeRAlCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 91YvXeDNJO1pO92KqrcB31Tw6jo5V//WSc4cdTgjyqG55VPmf3t4BfuD7fKypChOo6GYSImv1i4Jbr0xrG7bCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 kQFs8ymvH9mjBKGKttcB4VoBPamTyclle1E8aJZa5FgTP12/IstSBS1GW31XI+2I0J7vDEZGiiU41gH1q6BMBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 zipypZYYQsMJylXxy8urde56y+OvrGYWv9pob2xdeatcQUBSxGMPKTzXuC1QjpNAl5fD1fy8Kdjf/9OV16MvBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 QSapwNjMtyx3KQL8258fdumxMOdGGGwIVUb4dpZlcwYdz89mIVSAYGoVGJk0gN2NYZATY9LGByz/qAStyZElAw==

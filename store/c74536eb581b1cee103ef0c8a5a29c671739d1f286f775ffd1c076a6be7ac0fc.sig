@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 2L57/EzfTCs5+hWjB72iQYUq6xMwVSlOg4Nx7EjKhtABHk8fnPpDCQOgn8P4rT064nnWwdsMwyLGuh4GnUCkCw==

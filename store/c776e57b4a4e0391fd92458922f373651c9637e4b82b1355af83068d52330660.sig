@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 qHBsgLTrKTUS7e7T4LbOb1fz2U3kZyKCEoMMrrFkq2O5YiXQWO6ibb8XbNsuipRIlck7wrafn4rrKMFX1WjvDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 HMmOORUJxtNSBtzUtfpmh+AfjTGiRxD5nGSgvCACEtCqDtrcmUn4EyxylzZfRBdekxTJ4+8zfLLmVntA3uhaCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 7AZ17ght4/ZkM3xQiqybbLlEYmlwYFjayMJt7O5OHnpQ0LN9bKOq544mh9KLhgWUxeyRDSqvbcsQVKjogC/qDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 ZC99qJolmHWdBU79hD0V5KVE0dmVGSEMH07pvrz+3uMxpqDO7jMwjf+e0IwqDIb4TTdX8DYMzjo4ec5py1R4Cg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 I55Bw0ogsCAiUFBmaqvZJN/Wk/e2kJmmGVY4RDcpqqZR2LAi5Gl3MjWaWTVDXzfoamZjFcLKB4Cs4X83ui89Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 FaH9s/txhx1fbPv2IVM8QMq7jqjIHGM7+j1UQPt0E9mjhEJ4l7wjqpAqoNJShEbw/iAC6MPwaTnx8dldt69bDQ==

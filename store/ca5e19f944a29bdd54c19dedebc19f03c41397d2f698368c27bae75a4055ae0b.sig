@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 zUxXoCCIsNKwQK1Q+qZVrRpO/It6HsTIoT2FDbTipzSqU/8dEH6cOhqu9PIaGdNzX11sWNL1hkPUzrVQ5eDbBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 9RShZ0XupmipTSIcqP+d2KaT34WX3YeXPx11ygAuK15TvIkjelx2mub9O8yC55MJPUKxeilW/Y6sAjqFT+mCBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tAprU6ccjxvewuvqGuPfM9sbKs7jAzFZtpSj7CaC8ixmbz+dvQG1dCO/nQtXel88cDSPYjSvDWT8v1dqsIAHAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 I9QkdEsvQ+ZkVoePUbUrHFpZsOCAICQfL6kbKD8vdZKEcLt7yudn6Y3MTGxK3KbxeRhkb+bIlhB4HX6xI1i4AQ==

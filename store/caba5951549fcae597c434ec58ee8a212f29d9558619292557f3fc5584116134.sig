@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 mzjFhkceFVclxT8KVjPvEAcDKIdynfgDXeAPFeN6ZYVI3bnkyqdtvBwzgTezDqLfALqZHU+MUdYuQ0gUCNk5Aw==

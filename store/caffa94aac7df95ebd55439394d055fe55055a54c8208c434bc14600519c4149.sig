@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 A4VH1fANRN15BrjbR5VHIuuTD/j6EXLDkxvJIvO0mykPw0fWeVPTq0B0aHOSSOcsnv95ual7onWuv8vlMHbfDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9lNkE39x3V2BrJTT7WoZacJ1YVr1mF8MZiEe2X2o4zP5KSczFqGWTy0/ybJL6NjDaRQ9X/QWYG1wRP+5sjmTAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Iqm6Rq7jESeCZR+q0JMINasCW+1nkoXcAEHVr88N08zF/qQORZN10VbJe7XEduBGF4JxettTRyLeIxaDS7LPCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 SIsMQwZSGAGGhdLdjC23u2dnbVYsEla0FDhbcXxrb2LnTMVlPL5Nv21vjuo+8F2Sx6vnAJsqc3nJoGbetah9DQ==

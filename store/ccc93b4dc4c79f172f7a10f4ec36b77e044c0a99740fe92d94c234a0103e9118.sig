@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 B4XXO3P+cBQHl7gDGCCL94F50djnJhyYfFLf92grnSEX9IGuC156WATqcPwCaEk4qU20yUG/vSsvgaQ3RSWwDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 AhFuu9zIprmBSyzdK3EZcXtMFkzMwG0kIapbDWeiXHfFu05399mwrISkQ8Thu+Mmgz7zCwOk88qpI/xmS8QVBQ==

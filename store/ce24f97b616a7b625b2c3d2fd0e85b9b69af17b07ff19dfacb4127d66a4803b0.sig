@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 SI22zV8RtqE12xB46Jj4ake85BcMM5ZdDoI5ogVNFlTPb5gUoZG0b6Nd+MecLWjdKOrrvs3MbGpUXMdoEPdxAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Myp95nF84qVTwY1pRmCjvd3yvsC2/Pl3FgJKmbBu4NH2Lm6IYPQ60izRbDef9I3iCSPCslA8UyAyU5X6xUh/BQ==

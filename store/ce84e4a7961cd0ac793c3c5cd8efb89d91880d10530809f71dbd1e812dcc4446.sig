@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 dHegVyGpz75IQU1oiKIsryKWHmwJnlDGNGX44rW3kqSa6Bg2wsMyhPgMtK1Br/JJPeZvQVVDaOmGSZaCWhZzDQ==

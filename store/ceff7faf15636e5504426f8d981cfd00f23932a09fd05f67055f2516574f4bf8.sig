@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 OtIPQmT0aQSBW3lffbDzGSJ6msWBZAMF2hu5pYXr1ngFERNT2Fdb7zEUVo6BWxgyLoDkx77MvihqvBw76YSYAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 61aS4epwFgpapaKVwepWfeokb7TOLEtMFwczIPVcyBupZDPttfBn0lLAd5rC2wwLI3pM6GTLJeKJ+ZakgfvIAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 lRBg0IixVtr7HHdNKYgfKaHt5RvoV3sFtVeQsD2SU8+AzYsaELTJEGS4+UiF0DA9IH4bcihj8o5pwL0NqfcSCg==

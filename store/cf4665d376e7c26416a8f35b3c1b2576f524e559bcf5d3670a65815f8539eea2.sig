@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 qASf3speAiqXB6KPBjVkqzaTwTnugRwc7OXoehDak2M86S1Q7YIG0nFWsiX/ZNlJ0odXIOPKZWAKCFcqkbwSBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 uZ7RadynslfcrS0+W1JSSndnHarEy7lcmApxywYG2O8rs6NDyAkkpweASnE39iVrTe33fwi97/B9NSHYNNkhCg==

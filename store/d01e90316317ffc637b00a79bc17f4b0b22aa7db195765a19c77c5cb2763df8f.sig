@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 yeyya2VJ5JNvz4LlU79qXleFxcmkrCmetr1UN5vY8a9fpiTxqYHyn65OgkisV3f3LkL2x5c41pV3zL4FLhF/Ag==

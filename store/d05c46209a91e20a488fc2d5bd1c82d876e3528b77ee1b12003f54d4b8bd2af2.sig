@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 C3vxqAtSVpcD2E0RQmxxt99R1OHjDA4gT7HLfbMijivQTEaj8QRzDslsucdHLJtoD2Hd4mspy3ShF3NO1lqSAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 UZz+urnJ+NryVsjDS9qLcVDdg12zAOfX30zLTVGmSLHnLES9L04/2G9EaKjjbtb4CIIHjhoYoMfnsOgn80zeCg==

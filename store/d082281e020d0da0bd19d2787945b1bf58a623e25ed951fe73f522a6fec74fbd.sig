@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 98w30eP0xJriSh0MzfvzPGywXO/gj4Ce77yrnY+RY/eeuElFiRhJsFvFoUdTbnz7SzZcrEKQC0Xyvj69zsaTDw==

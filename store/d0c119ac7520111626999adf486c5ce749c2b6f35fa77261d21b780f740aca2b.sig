@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 SDelwZTSEmsrAgrLEbfnhMaP1oag6NjcnNrjoW4CeNgGFyIOcwkVmqu/q4ExaFCtlJmgocG8MLayxqDDmX3eDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 AIvn5CZtN2DuvTNNj0Qig/4RfNz8HIake5RxIoFI59i4OG/2eJh6TyROVpYVJ3Hx1NCrXF4uIO1PiULBopgJAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Y7Aid4qZy2iWc1kxUnP4GxiG5tCGP0WBrNqT67lwnKA5ask/E1ukTgs+61518WZm60q1lPHIhroPze2FqRdyBQ==

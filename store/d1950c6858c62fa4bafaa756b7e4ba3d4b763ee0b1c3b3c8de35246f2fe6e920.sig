@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 cE8GKKmTTnUs47yyslvey7FfTjL0bZNrSUPi1UNX3tdSQQXWyqHD4kO8JbrtZ2EpMK8mKx+s3L4jB20C9wQ+Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 PMVg+OHcejB5ZXgAGO9T0g6TY+ZgJvBCrUJR8CbGsTeF1e2zIxaj1KifRwqwvlDsDd98EgM7iJNv4PtfyHCHDA==

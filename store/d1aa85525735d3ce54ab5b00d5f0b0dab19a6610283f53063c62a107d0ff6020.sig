@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 z6GF+ca7tLaCgmV2Y2k103EkjdsJZw0yXY7/0mCYnnVUGA71qiNxcMCy0sdNhMtMWsFesm0nRijii6ndMp76Dg==

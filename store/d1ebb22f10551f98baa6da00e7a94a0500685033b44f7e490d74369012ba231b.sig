@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 y3TiEyS0BT1Yr7pLFf8cAjfDNyO0CLJywrI8Lc5d48yL6NS3Y9ySH48tjU2aRvixtrr0mvTbqA63sahVL2F9Aw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 HLFcIOltFPP5OBvhHWSv567lz5TzVkgE2Zkx61304xWLqZq3xai84AJ2BpEr46W99lZ3IW7K4dazxgP0WrD9BA==

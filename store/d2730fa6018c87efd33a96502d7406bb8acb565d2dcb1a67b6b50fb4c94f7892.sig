@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 fmmv5NUj4Pzhxkq6WGvE/qPIr1Cfejtb5S7yiKF/X4YH6WdJ8u6bu7YLkz/vBnNSzbRpAghi47Uw5zlLlosgAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 GQWgQ9Ko5kBoHUbdO4a8fQtEqSdwHHEYtvYw4rK23V2yBG5Nk0LmusbW6OjMJ+ZQ8lx8BKTMb4U1j64sng/FBw==

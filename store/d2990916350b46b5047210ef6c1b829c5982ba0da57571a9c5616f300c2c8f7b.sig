@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JuioQ0VBPPZz3Kz6pMKBfOq1w18uvU9ZeWdAJhh2S+Htilr0ff+zjLzL4ajgxd9E8bJSAu0REqXHbeNYofQtDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 vWRrg37gBWXHOLP8umItQXADyLCy+yfhY1Y4JJSeL7cBMtZpo4SYeUxFHAuw3t2VVPd8H2WisxEskIVsv1vsCA==

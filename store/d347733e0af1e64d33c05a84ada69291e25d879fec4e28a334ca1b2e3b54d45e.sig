@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 VwQudijf9kptKhyT25O2RLN4RKukVJyfTFvkPIRRIM+3nVeF5I+26xLXyPus2IfXdUS5wg91pTJqW/ptgfGUBQ==

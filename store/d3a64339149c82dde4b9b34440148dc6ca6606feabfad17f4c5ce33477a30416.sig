@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 chFrKIKAVT6wDWfvZpfdfYxt4NqqWg35I/DXY4nZhthzuCwT1JpZiyPdN6p4NZBHEhbAsCaNh69bT0UpB/crCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 7C5uNvCVQMHbuF+DKHFsyWFS6IyYULrZa1y8BrL6YyA9X25K+qVDZ3iBBkiub2nShWw69a47Ws9X/ng4E3nLCg==

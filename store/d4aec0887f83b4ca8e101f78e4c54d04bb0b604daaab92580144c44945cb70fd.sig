@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 sf2x713oxVnrsvgbXBTqbdajfkwMXTBMlM7DFHp6jSsGfDZp9P4/gS8UqpkmlrVL+2jM1IEV/zaZYXFiBstfAg==

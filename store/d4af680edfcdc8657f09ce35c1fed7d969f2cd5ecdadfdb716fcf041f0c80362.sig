@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 cHtGElQhdb1ktqHx9wCsWW8CoPoQ6aogkOhd5KyWIG7v9wEJb/0yh8ZU84LbWhuDdRGXDNX0mpfqvhHpLzPIDg==

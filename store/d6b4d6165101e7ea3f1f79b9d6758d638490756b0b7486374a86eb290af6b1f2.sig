@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 8M9zrOFUyUTRbI8KiIeMgpA1MbgqRn8fgQtFBWYNsDpNO/7o1RUZyR0wnNX7SuJ4vJl4dzcrzNuLMcHvbyBtAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 nOpKKbeJDOrD+w1w681pkCRcsmxFstwOBFaTEqe9K2OKVXTVI+lCke1r9wQtoI/nOv0Wnm29AgkjVQEI9y0hAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 b+qIrMbcTF2i22N6ui6aMImbK2P3wBL5Kj1Q7JnW5xXFKQjSBn1/hgDg3cK7HYH6qOHceLMTpLRuf8QMMWOgBw==

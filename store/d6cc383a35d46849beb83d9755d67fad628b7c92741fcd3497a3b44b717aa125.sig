@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 PlAGN0bktDPVrFtkMH1zMaxC8TQ1MjT+/quegvd6z1ylbkHSN5n8fjl/qHbdieWzW7fTdv9DX3EpbEGDXFBRDQ==

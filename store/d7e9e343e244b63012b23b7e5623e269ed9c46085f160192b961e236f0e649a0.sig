@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 taK141fvfEYnWEVkOQ35xQ0jKfR5X/UkFjbER43klMrLR5mx4UUKszQslY/BUxQLeakG7F9u6FczgtytucKXDg==

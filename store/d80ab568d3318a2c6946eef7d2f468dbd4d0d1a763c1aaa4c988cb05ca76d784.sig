@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 rb1xbDqqyVWqg+9D6l0k3beQQzdHWZpevMs7jxbQ9Vh6y0ChcW0f8B7BkxXcaukY2R9MnNiqwmW1t6XYYOwSDA==

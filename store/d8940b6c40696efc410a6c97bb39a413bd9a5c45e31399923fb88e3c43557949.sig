@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 MYSOVN4qARirRUoWoSs17omXKELUI87HnrAv0ZC1ppd1o3He1nJFdOX84IiZrCHEL26Vw0eC/NInfq5AsyOYDg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 9keLTaPBLT7wRpfMb3PI7HL+cStgcdBJ4Tq51W7C04S9R3OBvry3cLOMOWEDNu7IFcPH8lq+4rkgaqL9V5ZsDA==

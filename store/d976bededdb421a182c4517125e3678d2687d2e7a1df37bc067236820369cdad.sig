@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 5PqGJWkgvwjaVwzgg6f6R33p7uHe0/TMfzvZHQzKQdHYiWOMFmJxnux91LZYQpHpxDoVFcq//K8XAomGoTiiCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 EedGZtQ41TP7jvlsMmRmqOQTwqNiZMyqxc/8FNs1oF0s9+2GzNsl11Hu5i96hFMfOpSf5qOW0TaSprWgwvXtBw==

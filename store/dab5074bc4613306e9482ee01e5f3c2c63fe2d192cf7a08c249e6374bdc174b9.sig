@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 D8WRheDNXqKoLMUR9obR8q6wO5FIBgxakKmkHfugu0MP9gPPVoojiZs4F/FQxFWSIVepwQRmX80eragJ2L03CQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 992DUbxZntUbgiEM65W/Noj8mcljAAxx7XUleXtxwT9kcU2sw9VDqPVDwENMFghTjW4ZfovuKSdKbq/yl1SiDg==

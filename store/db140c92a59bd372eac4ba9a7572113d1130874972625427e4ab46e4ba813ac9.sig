@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 YlvoN3lDMYu5tXnebWeCj5fyeT8/BomAaix4bs6hS3TnkdcFUqPRXucA1T7JEqiuBZwzAxbldXhAb3UKsWd2BA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 n9xGQbvh45rJHsKHkuRE8wc9UgFWZEiQWU8LWy1moUS5MuktjXlI6siCeTYygX8k3ICajXG5p+9cVr1+XhKbBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Dt0dyMkgXNs3d0wNrqDIXqGhJ29x2huhrMCn0Rw1g1eTMVfBF3To8Za++tb6p48bkKi26kmTXwq37lYylcJbBw==

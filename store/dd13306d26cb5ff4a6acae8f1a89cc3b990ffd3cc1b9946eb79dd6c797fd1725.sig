@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 04/XyCXifT/20cEfSzfY9to4MqK0L7QWh4ZuZEqNESLL9qE2MhjDMVQYK6hJIPjhYCgRKU2ORNGx63d0iu1uBw==

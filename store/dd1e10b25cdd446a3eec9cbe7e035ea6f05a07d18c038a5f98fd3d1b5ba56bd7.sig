@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 4igPyraxZhK0Txq8IQoTUHcTCJP06fpomsTzKvkIK3JxMaekKl7gmjqgYq6isNuMxJhautSpUsgQXGU1gIKQAw==

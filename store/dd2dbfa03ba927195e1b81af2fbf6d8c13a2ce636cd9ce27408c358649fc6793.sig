@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 KNvFXHcnLVzUflZaE0VbDKNucCoqAQmcpG3tJZeRhRtvcM+aL+8d6OE8dbaT5kjGbEARAYoYab2V4BiOEw72Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 2p5nXdi9XYBf4FWD5n9w0S4xUVam3fTfvVD4YmW5ppzZflIRaZjWPMXdLnNqOmEiiTUwngqGHo9IO3Gu6E5bAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 M6UzlvEtPYl2eTtDRAIzkhtjhRKZ7D7qI9+MvaQoKXU4nb79wURPpYkMFB/Fodjhev66bifTtYBwji9KilxjBw==

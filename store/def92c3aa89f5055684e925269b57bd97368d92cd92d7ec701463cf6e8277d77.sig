@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 VJnS6ETqou+awWd9Q7nV4+ZTfPp4TLkrbYY351WyOtRCgvkgls7AmbhR2Upk1mUgGs2WVvS0eU9ueTh4acfyAg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Niy6KUfJp7lVZJzUKVP/EoK3xclchGFoJmrKNu4e8L7ouahQcB/cDgdjs7DYsRr88gKTiGitdg9NxFGR34OJAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 IMDJmmCOP14H9q/rbaeRfBMFsGawy2XuZiMwI1xDJjv+c18w0ICd3ptpeQp2NgJVrX/mAD6QYtcU2MZlTqFgDA==

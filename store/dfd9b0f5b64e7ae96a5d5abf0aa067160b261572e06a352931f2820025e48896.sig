@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Ner9EwkW4OHqbT3qw2Ms5jR/aARy6OGPapnyXX7Z7CRFx8U7YvCAsyUlnelEa1HVrN03V2gVS1qVBaAMBc7yDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 oz0gu4WjcjL0zlvu/US9KhVyUQQFoYPyUiwN0FL70Mol236VsJHMs5zxyjmlWnk2gYdDFJ/10Ymv9/dStKIYDA==

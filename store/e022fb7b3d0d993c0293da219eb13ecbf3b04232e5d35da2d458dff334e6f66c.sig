@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Hq55urgVMdUkgWcmGScERRedqPcnKwxQ0cQzvv5ZyifRnUPwTS1YdqKypDdwZJIpImOOL9/Peh8Hpy3RHz8SCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 2FQYUx68DKpN4mhMZueXP2kCXEHcQ2q82VkHH4WhiOvP6kgkSnXUSXy/FxbgaIX5l7P/qmsgZv6OkxFitjOICg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Yq/bbhdMstYnuAU23HKqOrF8qknFP8quHpxcW/Ka990xj9/EI4kyVeGHXeYaqdsQrR7jFaVO7VHXG7L5XTDXDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 kZ47yCRMaOyKR6u1nGLEMpDzVc4bNWK629CJVZKh7HlgA/uEQMPgLK3bz/lAy7m4NnzamTTKvlkAcmLYCWEkCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 EalMiRT2bKIw8l7XicF5M1dCuUzyXnehHlk2TCqkjDg2R4/OZouwNon36g2U6XNrypSeauRbkMuP0tVfjIscAw==

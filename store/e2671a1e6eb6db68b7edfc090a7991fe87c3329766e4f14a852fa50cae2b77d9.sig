@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 vhzcp4JDyrtWHoLurf5mF/JQ5yBWnhMzKzHM1z1tKpiAqDSoJn++L3F45m5T4Q9YoAdFQYK6vBI8iBd3oiVCBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 MJnNVuoX6HCbphzNUmosw64rE5IRmzgokeylf+ne5DH3+bJX97PkecG0O1RqpyS+nftdaTd9yoci68EvLi2lBg==

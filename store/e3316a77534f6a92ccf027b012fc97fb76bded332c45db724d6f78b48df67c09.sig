@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 0GkdVEIgcHa1YB26XUwk73ByAkjMP6c7LdPLtL43vGNV/j7riKeaJTpYaukeApXVlmM/k9I9pXznqCxpLPwUAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 MhZU2RaB9szl919uuji0QeEmNMDy+ZPrHhLjzyGhYUr2Ltf0xxiAV3IUDjgq/DYtyTvK2IPQIB7VPSyF85V+Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 M6dzVpavnyslSij+DtkI9SwxJCwW8Xvx16nPHyq8HpTCMJveDfYnNncojUpWPXbIot1InuUEOZ4MvNiQawsVCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 ec7+ANUgkLOurecOTgf3GfJOfXdUwMx9HzAm1l1tyun+GeJaROsCTrvHGKXljIGLn/IsOYKumPuwAjxY9KObDw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 bpGBQxeOhijFevDx36INoi1yG6SOdcI6jglIbEO5H3PBldtZ6dnKxzsSDPr9itCfdMwFKzCIm5vuagH03YJCAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3i1HHME/8ae6V684UXCnAVjKPez9Uoy26v/apoY87qQNTKMfqR7sUBbPlry7XXw5wwPC9ZZZ1+fSp9bmD6slDA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 aIQzzJhOEWnXQGPpZzYa1Y3FPuxDfum5tPD/Jq4g5HlH6p+JWIqGQgJaEjB51GBViwqXlf/VWpPphOLr88GWCA==

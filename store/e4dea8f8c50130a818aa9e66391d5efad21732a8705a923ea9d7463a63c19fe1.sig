@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 +jc1fe2PIWMB49L6b+C/1ZKDu5dKs3x9G5RdxNw00IX6IRdMf0NFB5l6ifMi8xIf3WJmPVQnbRaJh1Xg9JgeBg==

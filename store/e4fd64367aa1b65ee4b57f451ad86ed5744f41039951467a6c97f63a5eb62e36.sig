@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 EygLR91HHkxCCuJA6ugGl/P06Brb1GsWtYX7E8VKc4ym25sT1tnlyOf4LqQ1XvpRcbHpEtcE4saOgxZ+pN9SDA==

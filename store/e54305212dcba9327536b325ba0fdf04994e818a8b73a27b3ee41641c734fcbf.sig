@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 gDDiQJYd3FydyHKpeC9sGoJNp5vsZYVX4pDzHkzF8ssdll+eZZD7Xspi8pSx7jTMQDoMVyDzBj2lpcwRo6LnAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 YYj3pZRa7YtTmTWK1EauwWmPt4AYEHXiGzSsrJPeOwyLxWkl/PgHzzbOdkFmBQ/3UryNd5TV4z7wOGzzzrpJCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9uVI1gbVKis29o/nO6gmbr+SRGQMVohZwzCTXToeHzNy46cH3m/iGhE62gK5VoCBORo4wxo1r0InWog1kqQOCQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 4wgF8bd/kW7Q2qL6BsrJLol4O4S2oLNoxjH4DgXRUd+aWiJxnjEFVaYwB9IJPYR7y2ng6KqdHnLCjg87kRwXBw==

@@ -1,0 +1,1 @@
+realisation entropic-bound-paper-2026-12 EM2TjFpj7Z7jIdCAsVKkoDqqRpwEYA326ANtSX8z5OcozJiONqWGClPw6WVCGG00w0TKThCdd/SlR9riLjViCw==

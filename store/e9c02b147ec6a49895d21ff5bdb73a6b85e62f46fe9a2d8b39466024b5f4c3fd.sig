@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Pzl4HQXX/9gXXJH4/IuvmIzQGV6wQE8aTNWmtGwmD37GlM0ofpuFRaGbLqGBxKq7fq92p9Q2F1RelamMqmYxDQ==

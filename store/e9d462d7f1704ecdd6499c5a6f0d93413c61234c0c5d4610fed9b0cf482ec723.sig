@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 2AoDlMRZ1cMAWwsLw0zS6vA6thBA8AuT8ll1UYcml3aIyOVnOq1bO22EkKHWtqSbzeG/2pQNBZixDrX7vc8xCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 0ZVXET8aX6TDEndD572wliBLSq1yifVoYSbVxzkMiQPLLyuexn7swDFtzr2aquNOu7gTtT+6L9fw/6LNq7KOBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tDG7DPwIxz1IZl1fjUD4AomNWI73g0g9fBCES4U+7GXY/BWBauhfEMC9t3ZtNorbdVuFQUg/8SbjXsPWRFI5CQ==

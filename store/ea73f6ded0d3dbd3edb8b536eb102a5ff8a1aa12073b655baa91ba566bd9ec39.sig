@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 pXmSEFOVwFoxFlORGDQXCrfCgNswtkM/8weiucAtWYKaTVxO/CD0dg69lKzCohtTtDTtJq/HLUBNPOuNcKHPAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 Co/cjRbxmvCPqqQRRlCq9lPclPr7ufh1Okhu/A/h5EnKJoGzv7ERxbaGrSWr5DUTEIzaidLqxj9MDZNi6n53DA==

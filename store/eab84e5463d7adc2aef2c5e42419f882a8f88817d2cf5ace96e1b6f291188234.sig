@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tOSsiJnNiC32/k8T6FV/W65a+Ga5eZ5pc0bS9rbC6wpPCMDmXrtdudMQRr81UwT0saEOCdsjUO3HzVuOKBkFDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 lbcNOyfoctVYzk7issoKWDEdt8+1qN5bdp6aTs1YxuNPDkIlJzCN3VQhAmZYbfSf77XgjG98UX2seDXo4Y2WBw==

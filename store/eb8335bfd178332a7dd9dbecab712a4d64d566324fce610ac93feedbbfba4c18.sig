@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 hVJzCYnFzSHjMAhzOf3sw8AoXv9qaUAceXvUWvlQ36FUvYnKGQPcy1/jS8I3bM7YZM/pqyGFouLvSKHMEocvAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 rb0kFsqdCSAdnMtP8p7uEgWZEd5WaGqLcdMKgLfFy99uOU2UcJle6vw1V3U8MZ5xTBsxBCE2PJK3GEyuNaa8AA==

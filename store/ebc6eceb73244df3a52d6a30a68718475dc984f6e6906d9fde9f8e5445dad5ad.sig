@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 QXPEyPhq27TeUAJJntHUPiLLpiY4wyXh/oG8BNWHq/WMeud5eHXOa6A7QQFB5fcdQxdQJeaqvHAl0vSuOW3VAg==

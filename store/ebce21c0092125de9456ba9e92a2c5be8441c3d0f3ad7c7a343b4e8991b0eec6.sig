@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 O1mEc/2YMULBDXWrp73vhxRMt7H6wtnGBFc4Qyf+NZEjnB7jNteOLUZUP74k81phqpG0v2XvdiNKxIpBpZXSDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 1YS6w5XHx16DF0kPYjReR2ktvtpTpiWtpS/rb84q7xTAPixlfPDHmW+Rc19GQuj6f/p64UdYAqdlHoH0qBPKAQ==

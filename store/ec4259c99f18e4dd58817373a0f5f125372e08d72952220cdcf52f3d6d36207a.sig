@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 inrVPfSde2WyLpbYtb6xZQttRo4EO/lsRJCgvObBnRaVxbrieq19Jcmt9rMwADw8xFqJz41zzCjypd+RkH4KAQ==

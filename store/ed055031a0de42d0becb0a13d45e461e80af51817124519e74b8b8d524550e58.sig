@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 c+eTJ4tZSA9iTlLecv8vdMhZRrega6eP80qtFkN0q2gtJOEaJ7rEJQD75iemzRs9TfvFoECitfoLObmPBSiiBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 l+s3ROT7jJoXGRAceP5X+rOwi4tpyOg462Fy9Te3N5i8ggPz504f6Ir6O8wMVYaN2bifV5pwaOMf/pTqj72TDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 9+H5L2/BckTvqN1BqvHniI6sUEZLp55DIegSWemv0nDMbC2lwn2z33Eo5j6oHVThBOYpCJpX5kfUYhnAH/d3Bg==

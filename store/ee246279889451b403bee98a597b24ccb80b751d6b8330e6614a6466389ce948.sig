@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 pnsuLE8QXFBNxytz9t8Yf84B6YQyWmnTZohDpkVywUvSGx0N3nxqppwNXBoGLa1ZHyWwmUjXfIM/ASzp2HWSCg==

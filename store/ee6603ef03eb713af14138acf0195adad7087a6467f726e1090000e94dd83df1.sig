@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 2vYsd84SILm0NKpEfcw6ZFIkif7swJu0a3+tfLc5QBN+w66OatQCS+hknHhbpHA0ilyRWxfQCEmPvyrBgqTJDA==

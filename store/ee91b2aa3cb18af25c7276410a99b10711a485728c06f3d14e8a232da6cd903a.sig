@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 6Ls6+FJNsmjl9zIBD3ZNHJA8wIvRdNFQ5T2tWGjuICSckZct0nccwU/Ec191+HYZ2Wfkz9o2BGR2E5ZAawTTDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 f3hZtfUgu8IRWNs8/ZJTzL9o9wTVS4OAy5pUoFNzneaFrv23h/y8mLXimLZGTzSfn9E0r7YxXir3SgTf4AUuBw==

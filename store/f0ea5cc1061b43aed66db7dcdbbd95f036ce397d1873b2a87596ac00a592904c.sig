@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 s38MNDdzh7wgMteDckyKKobkwAgXPQktlEFVAZtX8fBr+47pLDYPjcpj4g21BOrK043jlJ7edzR1qcJEoshrBg==

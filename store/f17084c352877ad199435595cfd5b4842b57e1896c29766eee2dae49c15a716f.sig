@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RdklLYYx2h4yscOpsiIXqecOkKMTDL0tk+DY83tTH5xa+nKUfcJsHHAlYf4sG4JeZ9b83esbxrZPZe+CHiVkAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 LdO5NSRagW2A+i1eShpPggLI1ls9k5/12mTYMRWU301epaFutE16gcIX6lzXtdBiCxEteJosgvCG6B145PE7DA==

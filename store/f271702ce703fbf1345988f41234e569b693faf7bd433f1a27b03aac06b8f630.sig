@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 b6b37bx8561eGPi4LuPnAwI7YpUoHnMkDZS92+c26d57Il1vTigFddqCZPt6Z0z0Obmb+xo8TmjuKtSyQmU1Dw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 BXA0h2pMX7kWYgMJNQHRMKJL3CD6BwxIRWmq48fF23SlHJpggXW5VRfULCBlr2YqEwsff1wCcxc2Y/bREyxUCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 qAaMaxKcVblk8IACefIgJ+FjdUHZ6HexhGlP4O41VgYXQ3dx1UasFD2YrZ0vjqyv+qeYR3hGt2v5+jFoVCp1BA==

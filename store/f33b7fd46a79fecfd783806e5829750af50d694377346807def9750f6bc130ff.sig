@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 nH+TIUZlERfyNnDKszg1m6ypqtNGypW6XWqopw46e5OsXdQuY+Lgf9kQWemZv5Qp87DjfMGJotijpGE6ww7zAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 3sKGQF2wcEV2oLpgQzxpI+pBQfSQre5O91a7QbuEHr8d0TjGdX/0JNvqiUCp+0juUq35iza3XSrv56Gh9tipCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 JqtoKngpkn3qjs3LpCJnnJzgPh3Y6FTzXOKMkkbj+VJexQi+3MvYcnqauttlIjU1Jw2S20jTZeTo6ON2brPlAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 +AlOJMoZG5y3S8bgPw5IVU5XeOmG9ALN6AfpSb6ls6NwuNHT0c1RlX3837YTlBHuRYIr05/9TswM6vYothYDBg==

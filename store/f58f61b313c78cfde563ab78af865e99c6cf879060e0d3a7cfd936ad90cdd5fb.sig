@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 3IZEujj1TfFS3722V5tpWMACSQzrfnuhbNKcbSCY3inJiAkuRb6Hqh3gT6nU2krWzDO4VoGsw1cwpYr9WRCQBw==

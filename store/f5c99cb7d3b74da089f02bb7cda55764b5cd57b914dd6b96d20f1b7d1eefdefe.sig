@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 DQzP51QPVQIT/3DGJ4KmiR5aAtAu0KoUHeuyAPywUAr/eweHKn0vp3OhaF49t+vuptuaLYV2SmQ22EfSA69IBg==

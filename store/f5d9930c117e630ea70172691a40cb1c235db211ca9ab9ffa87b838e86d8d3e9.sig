@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 CHjIrLPyiq4pSeTikAsljFuVpTVhgvaPhWD6N0yxaWyzSvg5e0Pjh3iHXTNZR6ypzC094wkRYR7QcHBiFgepBA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 N5xA9rboef+ij0PRFU7m0NXDg+eeNR52fJKjZLyiiuY5ovuIMnl7730257nbxx0jsSzIkmgGqsfBNaQnka/6Dg==

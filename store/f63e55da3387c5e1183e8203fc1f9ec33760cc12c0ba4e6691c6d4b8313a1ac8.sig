@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 XLiV5JLhRSerue5Rq3QTFO8+GZe7kkoB1lkwMhFvKm0Y0pT80yV89L+1FvfeZUEDPWa8YXvwDpXq+q3dqtSKCA==

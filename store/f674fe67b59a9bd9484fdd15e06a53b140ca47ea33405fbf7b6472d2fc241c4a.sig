@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 09yp8bGIbGnkOJoF/i+y0B1WkJkU+YTeUrGHrtXwojhUPufOaDXQaFoDyhWF0UgwFY3rDG1uq0EePpzQYCOIDg==

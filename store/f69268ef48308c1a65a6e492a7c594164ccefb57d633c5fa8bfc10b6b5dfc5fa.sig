@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 GHNjUzjqzYE89KEZMrGPTf9xwb/b1NuoNHbPoA93KpVIIFltdzFtQjRrb9qVpaXY1lfFFwcfjtpXyJ3j3/hmCw==

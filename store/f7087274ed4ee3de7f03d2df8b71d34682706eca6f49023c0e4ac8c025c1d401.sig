@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 NIj/e1wq1pAYu3l5W42k4LJ6FUJeEKia/PxkGz3LR0pWq4gJM5QriX7RWK62KE9MMALROGaEeZfj3tQE0726DA==

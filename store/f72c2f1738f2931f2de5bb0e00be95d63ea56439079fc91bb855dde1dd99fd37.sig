@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 C85iSavI30fUqZLRBLAYu82cbKDXAGVvKBrkUf5XEdKoLqs+rNGnGtxGm1DzHpCV7pncSygCJp7xXFuYF2lsCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 FcijpfzHL5KZyoZsNpZ7PLfsqF5YZn4E5o7Be3GFjHGaJEqqDbtVOixTKntF5Kl7UyeHULEXFMUB9fLPGzmFCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 RjrRoRFzJ0+0yxwdowD17UtRlyVFd9C6sXKC+oeOQKZi/kYRJG8kDp7ARYVnWdmWOPtHcKmi6FGCi7H736gGCA==

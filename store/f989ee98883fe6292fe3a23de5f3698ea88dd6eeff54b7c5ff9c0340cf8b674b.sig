@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 kIS2IpzhT4vzF78D5swaCq5GhV4dy/sO2P6V2Zh533QpsVSwGzeckTcTMC8OWJr1ziaR8qgQZnw9Fs2YwUqbCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 0fiPI+fxrneUQPNSptX6ulXGcQikSUe2f1JSTz9qFFZz0bwKeDdM6NBF0BL5WoGzIjH5IyF16TigbVaN6jZjBw==

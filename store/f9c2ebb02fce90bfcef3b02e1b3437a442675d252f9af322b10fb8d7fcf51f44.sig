@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 CJNCyL/dtE3BXgHoMoUCyjSvpHAmklzKBN73wg3FlPWwBYlbMMC9QK3u3uCqgCr2qSVh8XfK7huCIYD0zljqAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 AfueNq5L9TfPBbHhfOgQeIYDWwyGLd/AaR1k8JJN8siZHc1jpzAFZmp3CxWO12RUckDurbX+59HCd2aiUTB/Bw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 Z+0BoElQqmd6aru7pTHltEewl4ZN+d7lEiYNwOCux4pGIz/K89AHiE72KiPboMiwF4MR9zpsdAriiceEK2uYCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 zcI5uSnkylhfEyHZY73QilR/t3k02AY9J1h8B97cjH3dB34G1L9FWGGYy1KTKbm1/IFF4SYzhKsFpfa8NUaiBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 pW7ZY+4HZFh2lGIRuACJzVGzPyRHLgtX4xMl/znrdTYBdTqnN18gE4ov8Vn0vgJaj4S/o1OCktdzE52CGXjGDg==

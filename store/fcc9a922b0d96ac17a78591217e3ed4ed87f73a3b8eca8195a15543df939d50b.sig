@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 2COSKpXaYI55kx/w4mm3c533qlN1YZ4eEaYyyak/j0VUOUAwvyiOgsyVuzVMv2wsB9kqjnhJ2T00EI/eMvD9DQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 uGCDaL713X9w6IO45/enjVFqt0k7nwdjYsg7T+qmMzgGR1gPvVDWIFPCJjYJaYeFYZWkjIdUU9LWDVVXmfg+Dg==

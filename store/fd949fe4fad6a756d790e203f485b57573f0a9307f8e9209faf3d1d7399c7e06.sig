@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 mJB9PuAWtvb8OxX6TjsbXsXGGaabrQxvv6p7KxafGi1vpFZPtYDm0soUoH9M5lXQDgK5OiwTYwL/8waCi5SaBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 tcRkyIb1nHa/fDtGAONzX4uXdMCIpMDoT/Zyf0TwOiKnFPEOO6CLd3iqyvQ/3qwIglJUxl9kvTneCucjlVj7AA==

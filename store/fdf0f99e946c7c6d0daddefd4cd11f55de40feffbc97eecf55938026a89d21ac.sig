@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 fd9AGONnZxl0gOzLYRtiTN6gR3iGM8KCDbol0xU0qY03pl0lM5Hplr4zqcOjL7KHEYHQ2GpCW/sIRkat6rERBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 JRdQgfiVOhSto9lBSsE/UJ62jDmCpl8UPHhQvEbi6M2Kx/EF2yH+sWWXCXWAixNDGpwdGzy58DSqiAmYDVC3AA==

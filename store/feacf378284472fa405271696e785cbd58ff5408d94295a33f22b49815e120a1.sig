@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 E5P+cANrnRw5SJshNducgo5FWOxzoPHyTaTCrhjf2RskZyDMrUUQ9KU/xDzCgRlsvVciKGk3CPR+FH1TL7GICA==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 45WFLMciiN6B+XEwPKXgLON8Tyd6dHHxoQWkvQbBUUTS43EiCvtcjc1S2tqxhWUVhMjv14/GSlRlFMuGbFq1BQ==

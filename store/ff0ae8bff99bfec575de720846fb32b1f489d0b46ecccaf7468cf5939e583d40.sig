@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 w2vhuCctuqBXJ+uUDnqpshdIPK8dyEi4gNmZJNlLE0kjY4PN4S8Qvd3aUbWpOhBFaoB7Otwy8optlsfxMWPcAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 VtG/dR9JFvohi7fnIXRyeubwFMWdUOnASqLIndqPUTj/CYe9MuhA4ilY0avMN8TzPI1n1rrtwmaNWbxy45nKCA==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 PZK6FWlyPTEuBcToEohwG1Oaj3lXKIOFlaYjtCfa+Cjgb2NRS3dDvRPVGj2LL6Ne9f73ost1sSKqjVk5vkVPCg==

@@ -1,0 +1,1 @@
+entry entropic-bound-paper-2026-12 fsQRnXkNQxwZtLli2T0gCzvVQnc6IXR+fmPGiGDIxpBSYpXGA33K4lVpxs2vx0QkdUgTnP1vuoAmUroHjrRgBw==

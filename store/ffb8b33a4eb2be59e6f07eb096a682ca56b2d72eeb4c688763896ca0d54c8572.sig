@@ -1,0 +1,1 @@
+alias entropic-bound-paper-2026-12 DAaxi84bo1zvlfLp9EoqxLcync/wyCDQBnvCYf5lSfahKiTKGI+Lm25heV/yCJnnUOOhgI858xdgYSaT6yO9Ag==

@@ -1,0 +1,167 @@
+"""Trust you can state (entropic_bound.store.trust): with trusted-keys.txt, an entry, alias or
+realisation is used only with a signature by a listed key (or the user's own) that binds it to
+its key; signing, keys and the review of a commit range."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from entropic_bound.store import job, trust
+from entropic_bound.store.files import Refused
+from entropic_bound.store.layout import Store
+from entropic_bound.store.manifest import render
+from entropic_bound.store.signing import add_trusted, remove_trusted, sign_store
+
+JOB = ("import json, sys; open('runs.txt', 'a').write('x');"
+       "open(sys.argv[1], 'w').write('result');"
+       "json.dump({'argv': ['entropic-bound', *sys.argv[1:]]}, open(sys.argv[2], 'w'))")
+OUT, RECORD = "results/out.parquet", "results/benchmarks/job/out.json"
+ARGV = ["entropic-bound", OUT, RECORD]
+
+
+@pytest.fixture()
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(trust.KEY_VARIABLE, str(tmp_path / "keys/mine.key"))
+    (tmp_path / "results/benchmarks/job").mkdir(parents=True)
+    (tmp_path / "code.py").write_text("x = 1\n")
+    monkeypatch.setattr(job, "compute", lambda argv: subprocess.call(
+        [sys.executable, "-c", JOB, *argv[1:]]))
+    return tmp_path
+
+
+def manifest(store: Path, p: int = 1) -> str:
+    return render("job", "entry", str(store), "entropic-bound job --out {output.out}", {"p": p},
+                  {"code": ["code.py"]}, {"measures": OUT, "record": RECORD})
+
+
+def runs() -> int:
+    return len(Path("runs.txt").read_text()) if Path("runs.txt").exists() else 0
+
+
+def other_key(path: Path, name: str) -> trust.Signer:
+    return trust.make_key(name, path)
+
+
+def test_a_key_is_0600_outside_the_repository_and_never_overwritten(workdir):
+    signer = trust.make_key("alice")
+    assert stat.S_IMODE(trust.key_path().stat().st_mode) == 0o600
+    assert trust.load_signer().public_line == signer.public_line
+    with pytest.raises(FileExistsError):
+        trust.make_key("alice")
+
+
+def test_without_a_list_the_store_is_unsigned_and_works_as_before(workdir):
+    store = workdir / "store"
+    assert trust.trusted() is None
+    job.run(manifest(store), ARGV)
+    Path(OUT).unlink()
+    job.run(manifest(store), ARGV)
+    assert runs() == 1 and not trust.key_path().exists()  # no key made for an unsigned store
+
+
+def test_an_entry_signed_by_an_unlisted_key_is_recomputed_and_signed_again(workdir):
+    store = Store(workdir / "store")
+    mallory = other_key(workdir / "keys/mallory.key", "mallory")
+    job.run(manifest(store.path), ARGV)  # unsigned store: no signature
+    (key,) = store.listing().seals
+    trust.sign(store, mallory, "entry", key)
+    Path("trusted-keys.txt").write_text(other_key(workdir / "keys/bob.key", "bob").public_line
+                                        + "\n")
+    Path(OUT).unlink()
+    assert job.run(manifest(store.path), ARGV) == 0 and runs() == 2  # not used: computed
+    own = trust.load_signer()  # made at this first store under a list
+    assert own is not None
+    assert trust.signed_by(store, "entry", key, trust.content(store, "entry", key),
+                           trust.trusted()) == [own.name]
+    Path(OUT).unlink()
+    assert job.run(manifest(store.path), ARGV) == 0 and runs() == 2  # its own: fetched
+
+
+def test_a_signature_binds_the_seal_and_an_alias_its_target(workdir):
+    store = Store(workdir / "store")
+    signer = trust.make_key("alice")
+    add_trusted(None)
+    keys = trust.trusted()
+    job.run(manifest(store.path, 1), ARGV)
+    job.run(manifest(store.path, 2), ARGV)
+    first, second = sorted(store.listing().seals)
+    assert trust.why_untrusted(store, first, first, keys) is None
+    # a reseal (other bytes under the same key) breaks the signature
+    seal = store.path / f"{first}.sha256"
+    original = seal.read_bytes()
+    seal.write_bytes(original.replace(b"  ", b"  ", 1) + b"")
+    (store.path / f"{first}_measures.parquet").write_text("planted")
+    from entropic_bound.store.maintenance import seal as reseal
+
+    seal.unlink()
+    reseal(store)
+    assert "no signature" in trust.why_untrusted(store, first, first, keys)
+    # an alias to another job's signed entry, unsigned or signed for another target, is refused
+    store.write_alias("d" * 64, second)
+    assert "alias" in trust.why_untrusted(store, "d" * 64, second, keys)
+    trust.sign(store, signer, "alias", "d" * 64)
+    assert trust.why_untrusted(store, "d" * 64, second, keys) is None
+    store.write_alias("d" * 64, first)
+    assert "alias" in trust.why_untrusted(store, "d" * 64, first, keys)
+
+
+def test_trusting_and_distrusting_a_key_edits_the_list(workdir):
+    trust.make_key("alice")
+    add_trusted(None)
+    bob = other_key(workdir / "keys/bob.key", "bob")
+    add_trusted(bob.public_line)
+    assert sorted(trust.trusted()) == ["alice", "bob"]
+    remove_trusted("bob")
+    assert sorted(trust.trusted()) == ["alice"]
+    with pytest.raises(Refused, match="lists no key named carol"):
+        remove_trusted("carol")
+    with pytest.raises(Refused, match="not <name>:<base64"):
+        add_trusted("eve:not-base64!")
+
+
+def test_sign_signs_what_passes_its_seal_and_nothing_else(workdir):
+    store = Store(workdir / "store")
+    job.run(manifest(store.path, 1), ARGV)
+    job.run(manifest(store.path, 2), ARGV)
+    good, bad = sorted(store.listing().seals)
+    (store.path / f"{bad}_measures.parquet").write_text("flipped")
+    trust.make_key("publisher")
+    sign_store(store)
+    keys = {"publisher": trust.load_signer().private.public_key()}
+    assert trust.why_untrusted(store, good, good, keys) is None
+    assert trust.why_untrusted(store, bad, bad, keys) is not None
+
+
+def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir):
+    def git(*args):
+        subprocess.run(["git", *args], check=True, capture_output=True,
+                       env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                            "PATH": "/usr/bin:/bin"})
+
+    from entropic_bound.store.review import review
+
+    git("init", "-q")
+    Path("README").write_text("x")
+    git("add", "README")
+    git("commit", "-qm", "base")
+    store = Store(workdir / "store")
+    trust.make_key("alice")
+    add_trusted(None)
+    job.run(manifest(store.path), ARGV)
+    git("add", "store", "trusted-keys.txt")
+    git("commit", "-qm", "an entry")
+    lines = review("HEAD~1..HEAD")
+    assert any(line.startswith("entry added: ") and "results/out.parquet" in line
+               for line in lines), lines
+    assert "  signed: entry by alice" in lines
+    assert "trusted-keys.txt: added alice" in lines
+    assert json.loads((store.path / f"{next(iter(store.listing().seals))}_record.json")
+                      .read_text())["argv"] == ARGV
