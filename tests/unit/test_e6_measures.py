@@ -359,3 +359,20 @@ def test_a_layers_whole_kernel_is_the_sum_of_its_heads_kernels(tmp_path):
                                      "blocks.1.qkv.weight": np.vstack([q, np.eye(4), v])})
     found = layer_kernel_reff(str(tmp_path / "w.npz"))
     assert found[0] == pytest.approx(2.0) and found[1] == pytest.approx(4.0)
+
+
+def test_assembling_an_e6_cells_table_imports_no_torch():
+    """measure-lm reads the head measures training wrote: importing torch cost each of the 90
+    jobs a second. The columns it keeps are the trajectory's after its keys."""
+    import subprocess
+    import sys
+
+    from entropic_bound.measures.heads import MEASURES
+    from entropic_bound.measures.lm import KEYS
+
+    code = ("import sys, entropic_bound.commands.measure_lm, entropic_bound.measures.lm;"
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"
+    assert not set(KEYS) & {"ffn_stable_rank", *MEASURES}

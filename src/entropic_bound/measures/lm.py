@@ -16,8 +16,13 @@ import numpy as np
 import pandas as pd
 
 from entropic_bound.measures import spectra
-from entropic_bound.measures.heads import MEASURES
 from entropic_bound.plumbing.atomic import open_npz, read_parquet, write_parquet
+
+# the trajectory's columns before a head's measures (train-lm writes the FFN's stable rank and
+# measures.heads.MEASURES after them): the measures are read from the table, so assembling it
+# never imports torch (a second a cell)
+KEYS = ("corpus", "d_model", "seed", "stop_step", "stop_reason", "step", "tokens", "final",
+        "val_loss", "select_loss", "layer", "head")
 
 
 def layer_kernel_reff(weights: str) -> dict[int, float]:
@@ -52,13 +57,14 @@ def measure_lm(metrics: str, trajectory: str, weights: str, out: str, *, corpus:
                          "point; it is not a trajectory written by train-lm")
     initial = start.set_index(["layer", "head"])["static_reff"]
     whole = layer_kernel_reff(weights)
+    measured = [c for c in along.columns if c not in KEYS]
     frame = pd.DataFrame([{
         "corpus": corpus, "d_model": d_model, "seed": seed, "layer": row["layer"],
         "head": row["head"], "val_loss": float(record["val_loss"]),
         "stop_step": int(record["stop_step"]), "stop_reason": record["stop_reason"],
         "best_step": int(record["best_step"]), "tokens_seen": int(record["tokens_seen"]),
         "static_reff_init": initial[row["layer"], row["head"]],
-        **{k: row[k] for k in ("ffn_stable_rank", *MEASURES)},
+        **{k: row[k] for k in measured},
         "layer_kernel_reff": whole[int(row["layer"])]}
         for _, row in final.iterrows()])
     write_parquet(out, frame)
