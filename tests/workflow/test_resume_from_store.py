@@ -144,7 +144,7 @@ def test_a_corrupt_entry_is_set_aside_and_recomputed(quick_run, tmp_path):
     assert computed in ({"measure_grid_cells": 1}, {"measure_fixed_cells": 1}), computed
     assert files_as_they_are(work) == before
     out = snakemake(work, *QUICK)
-    assert re.search(rf"store: entry \S+/results/store/{key} set aside to "
+    assert re.search(rf"store: entry \S*results/store/{key} set aside to "
                      r"results/quarantine/store and recomputed: \S+ has sha256",
                      out.stderr + out.stdout), out.stderr[-2000:]
     assert (work / "results/quarantine/store" / target.name).exists()

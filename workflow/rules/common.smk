@@ -65,11 +65,13 @@ def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, **p
     must have (a fetched entry whose output differs is set aside); `keep` is what the store
     keeps (entry, realisation or note)."""
 
+    # the store as the config names it (relative to the workflow's directory, where every job
+    # runs), so that moving a checkout changes no param and reruns no job
     def manifest(wildcards, input, output):
         return render_manifest(
             rule_name,
             keep,
-            STORE,
+            config["store"],
             command,
             {n: v(wildcards) if callable(v) else v for n, v in params.items()},
             {n: [v] if isinstance(v, str) else list(v) for n, v in input.items()},
