@@ -1,5 +1,6 @@
 """Cost summary from Snakemake's benchmark files: experiments and totals of a constructed run."""
 
+import json
 import os
 import re
 from datetime import datetime, timedelta
@@ -136,13 +137,14 @@ def test_a_stored_jobs_record_counts_like_a_benchmark_file(tmp_path):
     CPU and commit it ran on."""
     from entropic_bound.plumbing.job_record import write_job_record
 
-    # a stored job's record is a link into the store, as Snakemake leaves every stored output
-    entry = tmp_path / "store" / ("a" * 64 + "_record.json")
-    record = write_job_record(entry, ["entropic-bound", "train-grid"])
+    # a stored job's record (its note, written by the store's wrapper, says it is stored)
     root = tmp_path / "benchmarks"
-    path = root / "train_grid_cells/e3/linear_qk/sharp/r2/s0.json"
-    path.parent.mkdir(parents=True)
-    path.symlink_to(entry)
+    rel = "train_grid_cells/e3/linear_qk/sharp/r2/s0.json"
+    record = write_job_record(root / rel, ["entropic-bound", "train-grid"])
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs/n.json").write_text(json.dumps(
+        {"rule": "train_grid_cells", "keep": "entry", "argv": [],
+         "outputs": {"record": f"results/benchmarks/{rel}"}}))
     bench(root, "make_grid_data/e3/linear_qk/sharp/r2/s0.tsv", 2.0)
     # a job that is not stored but records itself (E6's measures, which the audit reruns)
     write_job_record(root / "measure_lm_cells/json/d64/s0.json", ["entropic-bound", "measure-lm"])

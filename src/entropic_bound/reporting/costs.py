@@ -37,8 +37,8 @@ def _benchmark_row(path: Path) -> dict:
             "finished": datetime.fromtimestamp(path.stat().st_mtime), "stored": False}
 
 
-def _record_row(path: Path) -> dict:
-    """A record's row; ``stored`` where it is a link into the store."""
+def _record_row(path: Path, stored: bool) -> dict:
+    """A record's row; ``stored`` where it is the record of a stored job."""
     record = json.loads(path.read_text())
     machine, commit = record.get("machine") or {}, record.get("commit") or {}
     return {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
@@ -47,7 +47,20 @@ def _record_row(path: Path) -> dict:
             .astimezone().replace(tzinfo=None),
             "cpu_model": machine.get("cpu_model"),
             "capability": machine.get("aten_cpu_capability"),
-            "commit": commit.get("sha"), "stored": path.is_symlink()}
+            "commit": commit.get("sha"), "stored": stored}
+
+
+def stored_records(root: Path) -> set[str]:
+    """The records of this run's stored jobs, by their path below ``root`` (the jobs' notes,
+    in the ``jobs`` folder beside it: :mod:`entropic_bound.store.notes`)."""
+    from entropic_bound.store.notes import notes
+
+    found = set()
+    for note in notes(root.parent / "jobs", existing=False):
+        record = note["outputs"].get("record")
+        if note.get("keep") == "entry" and record and f"/{root.name}/" in f"/{record}":
+            found.add(record.split(f"{root.name}/", 1)[1])
+    return found
 
 
 def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
@@ -56,12 +69,14 @@ def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
     for stored jobs also the CPU model, torch's CPU capability and the commit they ran on.
     Empty (with those columns) where there are none."""
     rows = []
+    stored = stored_records(Path(root))
     for path in sorted(Path(root).rglob("*")):
         if path.suffix not in (".tsv", ".json") or not path.is_file():
             continue
         rel = path.relative_to(root).with_suffix("")
         rule, *wildcards = rel.parts
-        row = _benchmark_row(path) if path.suffix == ".tsv" else _record_row(path)
+        row = (_benchmark_row(path) if path.suffix == ".tsv"
+               else _record_row(path, path.relative_to(root).as_posix() in stored))
         rows.append({"rule": rule, "experiment": experiment_of(rule, wildcards),
                      "job": "/".join(wildcards), **row})
     return pd.DataFrame(rows, columns=COLUMNS)

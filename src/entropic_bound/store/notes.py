@@ -32,8 +32,9 @@ def write_note(note: dict[str, Any], root: str | os.PathLike[str] = NOTES) -> No
                   (json.dumps(note, indent=1, sort_keys=True) + "\n").encode())
 
 
-def notes(root: str | os.PathLike[str] = NOTES) -> list[dict[str, Any]]:
-    """Every note of this run whose outputs are still the files it made or fetched."""
+def notes(root: str | os.PathLike[str] = NOTES, existing: bool = True) -> list[dict[str, Any]]:
+    """Every note of this run whose outputs are still the files it made or fetched (with
+    ``existing=False``, every note)."""
     found = []
     for path in sorted(Path(root).glob("*.json")) if Path(root).is_dir() else []:
         try:
@@ -42,6 +43,6 @@ def notes(root: str | os.PathLike[str] = NOTES) -> list[dict[str, Any]]:
             continue
         if (isinstance(note, dict) and isinstance(note.get("argv"), list)
                 and isinstance(note.get("outputs"), dict)
-                and all(Path(p).is_file() for p in note["outputs"].values())):
+                and (not existing or all(Path(p).is_file() for p in note["outputs"].values()))):
             found.append(note)
     return found
