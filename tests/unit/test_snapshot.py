@@ -122,13 +122,14 @@ def test_the_stamp_says_where_each_experiments_stored_jobs_ran(run):
     """A run resumed from the store spans commits and machines: per experiment, the stamp
     gives its stored jobs' count, job-seconds, commits and CPUs, from their records."""
     def record(rel, seconds, sha, cpu, capability):
-        # a stored job's record is a link into the store, as Snakemake leaves it
-        entry = run / "store" / rel.replace("/", "_")
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        # a stored job's record, copied from its entry, and its job's note (the wrapper's)
         path = run / "results/benchmarks" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.symlink_to(entry)
-        entry.write_text(json.dumps({
+        (run / "results/jobs").mkdir(parents=True, exist_ok=True)
+        (run / "results/jobs" / f"{rel.replace('/', '_')}").write_text(json.dumps(
+            {"rule": rel.split("/")[0], "keep": "entry", "argv": [],
+             "outputs": {"record": f"results/benchmarks/{rel}"}}))
+        path.write_text(json.dumps({
             "s": seconds, "max_rss": 100.0, "cpu_time": seconds,
             "finished": datetime.now().astimezone().strftime("%Y-%m-%dT%H:%M:%S%z"),
             "machine": {"cpu_model": cpu, "aten_cpu_capability": capability},

@@ -92,7 +92,7 @@ def test_a_signature_binds_the_seal_and_an_alias_its_target(workdir):
     job.run(manifest(store.path, 1), ARGV)
     job.run(manifest(store.path, 2), ARGV)
     first, second = sorted(store.listing().seals)
-    assert trust.why_untrusted(store, first, first, keys) is None
+    assert trust.why_untrusted(store, first, store.lookup(first), keys) is None
     # a reseal (other bytes under the same key) breaks the signature
     seal = store.path / f"{first}.sha256"
     original = seal.read_bytes()
@@ -102,14 +102,14 @@ def test_a_signature_binds_the_seal_and_an_alias_its_target(workdir):
 
     seal.unlink()
     reseal(store)
-    assert "no signature" in trust.why_untrusted(store, first, first, keys)
+    assert "no signature" in trust.why_untrusted(store, first, store.lookup(first), keys)
     # an alias to another job's signed entry, unsigned or signed for another target, is refused
     store.write_alias("d" * 64, second)
-    assert "alias" in trust.why_untrusted(store, "d" * 64, second, keys)
+    assert "alias" in trust.why_untrusted(store, "d" * 64, store.lookup("d" * 64), keys)
     trust.sign(store, signer, "alias", "d" * 64)
-    assert trust.why_untrusted(store, "d" * 64, second, keys) is None
+    assert trust.why_untrusted(store, "d" * 64, store.lookup("d" * 64), keys) is None
     store.write_alias("d" * 64, first)
-    assert "alias" in trust.why_untrusted(store, "d" * 64, first, keys)
+    assert "alias" in trust.why_untrusted(store, "d" * 64, store.lookup("d" * 64), keys)
 
 
 def test_trusting_and_distrusting_a_key_edits_the_list(workdir):
@@ -135,8 +135,8 @@ def test_sign_signs_what_passes_its_seal_and_nothing_else(workdir):
     trust.make_key("publisher")
     sign_store(store)
     keys = {"publisher": trust.load_signer().private.public_key()}
-    assert trust.why_untrusted(store, good, good, keys) is None
-    assert trust.why_untrusted(store, bad, bad, keys) is not None
+    assert trust.why_untrusted(store, good, store.lookup(good), keys) is None
+    assert trust.why_untrusted(store, bad, store.lookup(bad), keys) is not None
 
 
 def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir):
@@ -165,3 +165,97 @@ def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir
     assert "trusted-keys.txt: added alice" in lines
     assert json.loads((store.path / f"{next(iter(store.listing().seals))}_record.json")
                       .read_text())["argv"] == ARGV
+
+
+def test_a_seal_swapped_after_it_was_read_changes_nothing_fetched(workdir, monkeypatch):
+    """The seal is read once: its signature and the digests the data must have come from the
+    same bytes. A writer who swaps in a forged seal and forged data after the check (a race on
+    a shared folder) gets the forged data refused against the honest seal."""
+    store = Store(workdir / "store")
+    trust.make_key("alice")
+    add_trusted(None)
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    forged = b"forged"
+    lookup = Store.lookup
+
+    def racing(self, k):
+        found = lookup(self, k)
+        (self.path / f"{k}_measures.parquet").write_bytes(forged)
+        seal = (self.path / f"{k}.sha256").read_text()
+        (self.path / f"{k}.sha256").write_text(seal.replace(
+            seal.split("  ")[0], __import__("hashlib").sha256(forged).hexdigest(), 1))
+        return found
+
+    monkeypatch.setattr(Store, "lookup", racing)
+    Path(OUT).unlink()
+    job.run(manifest(store.path), ARGV)
+    assert Path(OUT).read_text() == "result" and runs() == 2  # refused, computed
+
+
+def test_what_a_run_stores_is_signed_as_written_not_as_read_back(workdir, monkeypatch):
+    """A writer who replaces the seal right after the run writes it cannot have the run's key
+    sign the forged one: the run signs the bytes it wrote."""
+    from entropic_bound.store import files
+
+    store = Store(workdir / "store")
+    trust.make_key("alice")
+    add_trusted(None)
+    write = files.write
+
+    def replaced(parent, name, data):
+        write(parent, name, data)
+        if name.endswith(".sha256"):
+            write(parent, name, data.replace(data[:64], b"0" * 64, 1))
+
+    monkeypatch.setattr(files, "write", replaced)
+    job.run(manifest(store.path), ARGV)
+    monkeypatch.setattr(files, "write", write)
+    (key,) = store.listing().seals
+    assert "no signature" in trust.why_untrusted(store, key, store.lookup(key), trust.trusted())
+
+
+def test_fifos_huge_files_and_folders_in_the_store_are_refused_at_once(workdir):
+    import os
+
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    seal = store.path / f"{key}.sha256"
+    seal.unlink()
+    os.mkfifo(seal)  # opening it for reading used to block the job forever
+    with pytest.raises(Refused, match="not a regular file"):
+        store.lookup(key)
+    seal.unlink()
+    with open(seal, "wb") as fh:  # 200 GB, sparse: read whole, it was a MemoryError
+        fh.truncate(200 << 30)
+    with pytest.raises(Refused, match="bytes, more than"):
+        store.lookup(key)
+    assert any("unsealed" not in x for x in store.leftovers())  # listed, never read whole
+    seal.unlink()
+    seal.mkdir()
+    with pytest.raises(Refused, match="not a regular file"):
+        store.lookup(key)
+    Path(OUT).unlink()
+    assert job.run(manifest(store.path), ARGV) == 0 and Path(OUT).read_text() == "result"
+
+
+def test_a_job_stands_when_the_store_cannot_keep_or_lock_it(workdir, capsys):
+    """A folder planted where a file or the lock folder goes costs the store the entry, not
+    the job its result."""
+    store = Store(workdir / "store")
+    store.path.mkdir()
+    (store.path / ".locks").write_text("a file, not the lock folder")
+    key = job.job_key(json.loads(manifest(store.path)), job.digest_input)
+    (store.path / f"{key}_measures.parquet").mkdir()
+    assert job.run(manifest(store.path), ARGV) == 0 and Path(OUT).read_text() == "result"
+    err = capsys.readouterr().err
+    assert "computing without it" in err and "computed, not stored" in err
+
+
+def test_names_are_printed_on_one_line_whatever_they_hold(workdir):
+    store = Store(workdir / "store")
+    store.path.mkdir()
+    (store.path / "x\nstore: 84 stored jobs fetched\x1b[8m").write_text("")
+    (line,) = store.listing().unexpected
+    assert "\n" not in line and "\x1b" not in line and "not a store name" in line

@@ -24,7 +24,10 @@ from contextlib import contextmanager, suppress
 
 FILE_MODE = 0o644
 TEMPORARY = ".tmp-"  # the prefix of a writer's temporary files (never read as store content)
-_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: a FIFO planted where a file is expected opens at once (and is refused), never
+# blocking the reader
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+LARGEST = 1 << 32  # bytes: no output of a stored job comes near (the largest is tens of MB)
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -78,19 +81,34 @@ def kind(parent: int, name: str) -> str | None:
     return "folder" if stat.S_ISDIR(st.st_mode) else "other"
 
 
-def read(parent: int, name: str) -> bytes:
-    """The bytes of the regular file ``name`` in ``parent``; :class:`Refused` for a link or
-    anything else that is not a regular file, FileNotFoundError where it is missing."""
+def shown(name: str) -> str:
+    """A name read from a folder, fit to print on one line (control characters escaped)."""
+    return name if name.isprintable() else ascii(name)
+
+
+def read(parent: int, name: str, largest: int = LARGEST) -> bytes:
+    """The bytes of the regular file ``name`` in ``parent``, at most ``largest`` of them;
+    :class:`Refused` for a link, a FIFO or anything else that is not a regular file, or a file
+    larger than that; FileNotFoundError where it is missing."""
     try:
         fd = os.open(name, _READ, dir_fd=parent)
     except FileNotFoundError:
         raise
     except OSError as err:  # ELOOP: a link
-        raise Refused(f"{name}: is a link; expected a regular file") from err
+        raise Refused(f"{shown(name)}: is a link; expected a regular file") from err
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise Refused(f"{shown(name)}: is not a regular file")
     with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-            raise Refused(f"{name}: is not a regular file")
-        return fh.read()
+        if st.st_size > largest:
+            raise Refused(f"{shown(name)}: {st.st_size} bytes, more than the {largest} such a "
+                          "file may have")
+        os.set_blocking(fh.fileno(), True)
+        data = fh.read(largest + 1)  # a file that grew since fstat is refused as well
+        if len(data) > largest:
+            raise Refused(f"{shown(name)}: more than the {largest} bytes such a file may have")
+        return data
 
 
 def sha256(data: bytes) -> str:

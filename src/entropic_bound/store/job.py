@@ -32,6 +32,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -107,20 +109,20 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
     refusal is said and appended to ``refused`` (the note keeps it for the end of the run).
     With trusted ``keys``, an entry no trusted signature binds to ``key`` is not used."""
     try:
-        entry = store.resolve(key)
-    except Refused as err:
+        found = store.lookup(key)
+    except (Refused, OSError) as err:
         refused.append(f"{store}/{err}; {manifest['rule']} computed")
         say(refused[-1])
         return None
-    if entry is None:
+    if found is None:
         return None
-    if keys is not None and (reason := why_untrusted(store, key, entry, keys)) is not None:
+    entry, seal = found.entry, found.seal
+    if keys is not None and (reason := why_untrusted(store, key, found, keys)) is not None:
         refused.append(f"key {key} not fetched from {store}: {reason}; {manifest['rule']} "
                        "computed")
         say(refused[-1])
         return None
     try:
-        seal = store.seal(entry)
         suffixes = {name: layout.output_suffix(name, path)
                     for name, path in manifest["outputs"].items()}
         if set(seal) != set(suffixes.values()):
@@ -139,7 +141,7 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
                 raise Refused("its record ran another command than this job's ("
                               + (first_difference(argv, recorded) if isinstance(recorded, list)
                                  else "no argv") + "): an entry under another job's key")
-    except (Refused, FileNotFoundError, ValueError) as err:
+    except (Refused, OSError, ValueError) as err:
         refused.append(f"entry {store}/{entry} set aside to {layout.QUARANTINE} and "
                        f"recomputed: {err}")
         say(refused[-1])
@@ -148,6 +150,36 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
     for name, path in manifest["outputs"].items():
         write_outside(path, contents[name])
     return entry
+
+
+@contextmanager
+def locked(store: Store, key: str) -> Iterator[None]:
+    """The key's lock, or, where the store's lock folder cannot serve (a planted folder or
+    file in its place), the job without it, said in one line: a lock spares work, it never
+    decides a result."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(key_lock(store.path, key))
+        except (Refused, OSError) as err:
+            say(f"{store}: no lock for key {key[:12]} ({err}); computing without it")
+        yield
+
+
+def keep_entry(store: Store, key: str, manifest: dict[str, Any],
+               keys: dict[str, object] | None) -> str | None:
+    """Store the job's outputs under ``key``, sealed, and sign the seal's bytes as written;
+    the entry's name, or None (one line) where the store cannot keep it: the job's outputs
+    stand either way."""
+    try:
+        seal = store.write_entry(key, {layout.output_suffix(name, path): Path(path).read_bytes()
+                                       for name, path in manifest["outputs"].items()})
+        if (signer := signer_if_any(keys)) is not None:
+            sign(store, signer, "entry", key, seal)
+    except (Refused, OSError) as err:
+        say(f"key {key[:12]}: computed, not stored ({err})")
+        return None
+    say(f"stored under key {key[:12]}")
+    return key
 
 
 def compute(argv: list[str]) -> int:
@@ -170,7 +202,7 @@ def run(manifest_text: str, argv: list[str]) -> int:
         store = Store(manifest["store"])
         entry = fetch(store, key, manifest, argv, note["refused"], keys)
         if entry is None:
-            with key_lock(store.path, key):
+            with locked(store, key):
                 entry = fetch(store, key, manifest, argv, note["refused"], keys)
                 if entry is None:
                     say(f"key {key[:12]} not stored: computing {manifest['rule']}")
@@ -178,14 +210,8 @@ def run(manifest_text: str, argv: list[str]) -> int:
                     code = compute(argv)
                     if code:
                         return code
-                    store.write_entry(key, {
-                        layout.output_suffix(name, path): Path(path).read_bytes()
-                        for name, path in manifest["outputs"].items()})
-                    if (signer := signer_if_any(keys)) is not None:
-                        sign(store, signer, "entry", key)
-                    say(f"stored under key {key[:12]} ({time.time() - start:.1f} s)")
-                    entry = key
-                    note["entry"] = entry
+                    note["entry"] = keep_entry(store, key, manifest, keys)
+                    say(f"computed in {time.time() - start:.1f} s")
                     write_note(note)
                     return 0
         say(f"fetched {manifest['rule']} from entry {entry[:12]} (key {key[:12]})")
@@ -197,10 +223,13 @@ def run(manifest_text: str, argv: list[str]) -> int:
         return code
     if keep == "realisation":
         store = Store(manifest["store"])
-        wrote = store.write_realisation(key, {name: file_digest(path)
-                                              for name, path in manifest["outputs"].items()})
-        if wrote and (signer := signer_if_any(keys)) is not None:
-            sign(store, signer, "realisation", key)
+        made = {name: file_digest(path) for name, path in manifest["outputs"].items()}
+        try:
+            if store.write_realisation(key, made) and (signer := signer_if_any(keys)):
+                sign(store, signer, "realisation", key,
+                     json.dumps(made, sort_keys=True).encode())
+        except (Refused, OSError) as err:
+            say(f"realisation of key {key[:12]} not kept: {err}")
     write_note(note)
     return 0
 

@@ -47,6 +47,7 @@ SUFFIXES = frozenset({"_weights.npz", "_metrics.parquet", "_trajectory.parquet",
                       "_measures.parquet", "_estimates.parquet", "_record.json", "_text.txt",
                       "_provenance.json"})
 RECORD = "_record.json"
+SMALL = 1 << 16  # bytes: the most a seal, an alias, signatures or a realisation may have
 
 
 def is_key(text: str) -> bool:
@@ -82,6 +83,17 @@ class Listing:
 
 
 @dataclass(frozen=True)
+class Lookup:
+    """The entry that serves a key, as read once: its name, its seal's bytes and what they
+    list (suffix -> sha256), and the alias's bytes where the key is served through one."""
+
+    entry: str
+    seal_bytes: bytes
+    seal: dict[str, str]
+    alias_bytes: bytes | None
+
+
+@dataclass(frozen=True)
 class Problem:
     """An entry that failed its check, and why."""
 
@@ -110,12 +122,14 @@ class Store:
                 what = files.kind(top, name)
                 parts = split(name)
                 if what == "link":
-                    found.unexpected.append(f"{name}: is a link (refused, never followed)")
+                    found.unexpected.append(f"{files.shown(name)}: is a link (refused, never "
+                                            "followed)")
                 elif ((name in (REALISATIONS, LOCKS) and what == "folder")
                       or name == README or name.startswith(files.TEMPORARY)):
                     continue
                 elif what != "file" or parts is None:
-                    found.unexpected.append(f"{name}: not a store name (never read)")
+                    found.unexpected.append(f"{files.shown(name)}: not a store name (never "
+                                            "read)")
                 elif parts[1] == SEAL:
                     found.seals.add(parts[0])
                 elif parts[1] == ALIAS:
@@ -125,28 +139,34 @@ class Store:
                 elif parts[1] in SUFFIXES:
                     found.files.setdefault(parts[0], []).append(parts[1])
                 else:
-                    found.unexpected.append(f"{name}: an undeclared suffix (never read)")
+                    found.unexpected.append(f"{files.shown(name)}: an undeclared suffix "
+                                            "(never read)")
             for sub in (REALISATIONS, LOCKS):
                 if files.kind(top, sub) != "folder":
                     continue
                 fd = files.subfolder(top, sub)
                 try:
                     for name in sorted(os.listdir(fd)):
-                        if files.kind(fd, name) == "link":
-                            found.unexpected.append(f"{sub}/{name}: is a link (refused)")
+                        if files.kind(fd, name) != "file":
+                            found.unexpected.append(f"{sub}/{files.shown(name)}: not a "
+                                                    "regular file (refused)")
                 finally:
                     os.close(fd)
         return found
 
     # seals and entries
 
-    def seal(self, key: str) -> dict[str, str]:
-        """Suffix -> sha256 of entry ``key``'s files, from its seal; :class:`Refused` for a
-        seal that is empty or names anything but the entry's own declared files."""
+    def seal_bytes(self, key: str) -> bytes:
+        """The bytes of entry ``key``'s seal, read once (at most :data:`SMALL`)."""
         with files.folder(self.path) as top:
-            text = files.read(top, f"{key}{SEAL}").decode("utf-8", "replace")
+            return files.read(top, f"{key}{SEAL}", SMALL)
+
+    @staticmethod
+    def parse_seal(key: str, data: bytes) -> dict[str, str]:
+        """Suffix -> sha256 of entry ``key``'s files, from its seal's bytes; :class:`Refused`
+        for a seal that is empty or names anything but the entry's own declared files."""
         listed: dict[str, str] = {}
-        for line in text.splitlines():
+        for line in data.decode("utf-8", "replace").splitlines():
             digest, _, name = line.partition("  ")
             parts = split(name)
             if (not is_key(digest) or parts is None or parts[0] != key
@@ -157,6 +177,10 @@ class Store:
         if not listed:
             raise Refused(f"{key}{SEAL}: empty; a seal lists every file of its entry")
         return listed
+
+    def seal(self, key: str) -> dict[str, str]:
+        """:meth:`parse_seal` of entry ``key``'s seal as it is now."""
+        return self.parse_seal(key, self.seal_bytes(key))
 
     def read_verified(self, key: str, suffix: str, digest: str) -> bytes:
         """The bytes of entry ``key``'s file ``suffix``, read once and checked against
@@ -188,30 +212,54 @@ class Store:
             return False
         return True
 
-    def alias(self, key: str) -> str | None:
-        """The entry alias ``key`` names; None where there is no alias; :class:`Refused`
-        where it names anything but a key."""
-        try:
-            with files.folder(self.path) as top:
-                text = files.read(top, f"{key}{ALIAS}").decode("utf-8", "replace").strip()
-        except FileNotFoundError:
-            return None
+    def alias_bytes(self, key: str) -> bytes:
+        """The bytes of alias ``key``, read once (FileNotFoundError where there is none)."""
+        with files.folder(self.path) as top:
+            return files.read(top, f"{key}{ALIAS}", SMALL).strip()
+
+    @staticmethod
+    def parse_alias(key: str, data: bytes) -> str:
+        text = data.decode("utf-8", "replace")
         if not is_key(text):
             raise Refused(f"{key}{ALIAS}: {text[:80]!r} is not a key (64 hex digits)")
         return text
 
-    def resolve(self, key: str) -> str | None:
-        """The sealed entry that serves ``key``: itself, or its alias's target; None.
-        :class:`Refused` for a seal or alias of ``key`` that is there but malformed."""
+    def alias(self, key: str) -> str | None:
+        """The entry alias ``key`` names; None where there is no alias; :class:`Refused`
+        where it names anything but a key."""
+        try:
+            return self.parse_alias(key, self.alias_bytes(key))
+        except FileNotFoundError:
+            return None
+
+    def lookup(self, key: str) -> Lookup | None:
+        """What serves ``key``, each file read once: its own seal, or its alias and the
+        target's seal (None where neither exists); :class:`Refused` for a seal or alias that
+        is there but malformed. A caller checks signatures and digests against these bytes,
+        never against a second read that a writer beside it could have replaced."""
         if not is_key(key):
             raise Refused(f"{key[:80]!r} is not a key (64 hex digits)")
         try:
-            self.seal(key)
-            return key
+            data = self.seal_bytes(key)
+            return Lookup(key, data, self.parse_seal(key, data), None)
         except FileNotFoundError:
             pass
-        target = self.alias(key)
-        return target if target is not None and self.is_sealed(target) else None
+        try:
+            alias = self.alias_bytes(key)
+        except FileNotFoundError:
+            return None
+        entry = self.parse_alias(key, alias)
+        try:
+            data = self.seal_bytes(entry)
+        except FileNotFoundError:
+            return None
+        return Lookup(entry, data, self.parse_seal(entry, data), alias)
+
+    def resolve(self, key: str) -> str | None:
+        """The sealed entry that serves ``key``: itself, or its alias's target; None.
+        :class:`Refused` for a seal or alias of ``key`` that is there but malformed."""
+        found = self.lookup(key)
+        return None if found is None else found.entry
 
     def aliases(self) -> dict[str, str]:
         """Key -> the entry it names, for every alias with a valid target name."""
@@ -225,16 +273,18 @@ class Store:
                 found[key] = target
         return found
 
-    def write_entry(self, key: str, contents: dict[str, bytes]) -> None:
-        """Store entry ``key``: each suffix's bytes, durably, then its seal (last)."""
+    def write_entry(self, key: str, contents: dict[str, bytes]) -> bytes:
+        """Store entry ``key``: each suffix's bytes, durably, then its seal (last); returns the
+        seal's bytes as written (to sign those, never a second read of the file)."""
         if not is_key(key) or not contents or not set(contents) <= SUFFIXES:
             raise Refused(f"entry {key[:80]!r}: a key and declared suffixes are expected")
         with files.folder(self.path, create=True) as top:
             for suffix, data in sorted(contents.items()):
                 files.write(top, f"{key}{suffix}", data)
             seal = "".join(f"{files.sha256(data)}  {key}{suffix}\n"
-                           for suffix, data in sorted(contents.items()))
-            files.write(top, f"{key}{SEAL}", seal.encode())
+                           for suffix, data in sorted(contents.items())).encode()
+            files.write(top, f"{key}{SEAL}", seal)
+        return seal
 
     def write_alias(self, key: str, entry: str) -> None:
         if not (is_key(key) and is_key(entry)):
@@ -251,7 +301,7 @@ class Store:
             with files.folder(self.path) as top:
                 fd = files.subfolder(top, REALISATIONS)
                 try:
-                    made = json.loads(files.read(fd, f"{key}.json"))
+                    made = json.loads(files.read(fd, f"{key}.json", SMALL))
                 finally:
                     os.close(fd)
         except (FileNotFoundError, ValueError):

@@ -89,7 +89,7 @@ class Plan:
                       for path in job["manifest"]["outputs"].values()}
         self._keys: dict[str, str | None] = {}
         self._digests: dict[str, str] = {}
-        self._checked: dict[str, bool] = {}
+        self._checked: dict[str, str | None] = {}  # key -> the usable entry serving it
         self.keys = trusted()  # the workflow's trusted keys (None: an unsigned store)
 
     def digest(self, path: str) -> str:
@@ -138,14 +138,21 @@ class Plan:
         key = self.key(job)
         if key is None:
             return None
+        if key not in self._checked:
+            self._checked[key] = self._usable(key)
+        return self._checked[key]
+
+    def _usable(self, key: str) -> str | None:
         try:
-            entry = self.store.resolve(key)
-        except Refused:
+            found = self.store.lookup(key)
+            if found is None or (self.keys is not None and why_untrusted(
+                    self.store, key, found, self.keys) is not None):
+                return None
+            for suffix, digest in found.seal.items():
+                self.store.read_verified(found.entry, suffix, digest)
+        except (Refused, OSError):
             return None
-        if entry is not None and entry not in self._checked:
-            self._checked[entry] = self.store.check_entry(entry) is None and (
-                self.keys is None or why_untrusted(self.store, key, entry, self.keys) is None)
-        return entry if entry is not None and self._checked[entry] else None
+        return found.entry
 
     def stored_jobs(self) -> list[dict[str, Any]]:
         return [job for job in self.jobs if job["manifest"]["keep"] == "entry"]

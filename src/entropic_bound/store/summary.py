@@ -61,9 +61,13 @@ def start_lines(store: str | os.PathLike[str]) -> list[str]:
     """What the store holds that no run reads, one line each (the Snakefile's ``onstart``):
     names that are not the store's, links, unsealed files and dangling seals or aliases.
     Only names are listed and seals parsed: nothing else is read."""
+    from entropic_bound.store.files import Refused, shown
     from entropic_bound.store.layout import Store
 
     found = Store(store)
-    return ([f"store: {store}/{line}" for line in found.listing().unexpected]
-            + [f"store: {store}/{name}: unsealed or dangling (never read)"
-               for name in found.leftovers()])
+    try:
+        return ([f"store: {store}/{line}" for line in found.listing().unexpected]
+                + [f"store: {store}/{shown(name)}: unsealed or dangling (never read)"
+                   for name in found.leftovers()])
+    except (Refused, OSError) as err:
+        return [f"store: {store}: {err}"]

@@ -29,13 +29,14 @@ from pathlib import Path
 
 from entropic_bound.store import files
 from entropic_bound.store.files import Refused
-from entropic_bound.store.layout import ALIAS, SEAL, SIGNATURES, Store, is_key
+from entropic_bound.store.layout import SIGNATURES, SMALL, Lookup, Store, is_key
 
 TRUSTED_KEYS = "trusted-keys.txt"
 KEY_VARIABLE = "ENTROPIC_BOUND_SIGNING_KEY"
 KINDS = ("entry", "alias", "realisation")
 SCHEME = b"entropic-bound store signature 1"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+MOST_SIGNATURES = 64  # lines of a .sig read: a planted file of thousands costs nothing
 
 
 def message(kind: str, key: str, content: bytes) -> bytes:
@@ -152,14 +153,15 @@ def trusted(workdir: str | os.PathLike[str] = ".") -> dict[str, object] | None:
 
 
 def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
-    """``(kind, signer, signature)`` of each well-formed line of ``<key>.sig``."""
+    """``(kind, signer, signature)`` of each well-formed line of ``<key>.sig`` (the first
+    :data:`MOST_SIGNATURES`; the file at most :data:`entropic_bound.store.layout.SMALL`)."""
     try:
         with files.folder(store.path) as top:
-            text = files.read(top, f"{key}{SIGNATURES}").decode("ascii", "replace")
+            text = files.read(top, f"{key}{SIGNATURES}", SMALL).decode("ascii", "replace")
     except FileNotFoundError:
         return []
     found = []
-    for line in text.splitlines():
+    for line in text.splitlines()[:MOST_SIGNATURES]:
         parts = line.split(" ")
         if len(parts) == 3 and parts[0] in KINDS and NAME.fullmatch(parts[1]):
             try:
@@ -187,36 +189,41 @@ def signed_by(store: Store, kind: str, key: str, content: bytes,
 
 
 def content(store: Store, kind: str, key: str) -> bytes:
-    """What a signature of ``kind`` on ``key`` binds, read from the store."""
-    with files.folder(store.path) as top:
-        if kind == "entry":
-            return files.read(top, f"{key}{SEAL}")
-        if kind == "alias":
-            return files.read(top, f"{key}{ALIAS}").strip()
+    """What a signature of ``kind`` on ``key`` binds, read from the store now (for signing
+    what is already there, and for plans; a fetch checks the bytes it read itself)."""
+    if kind == "entry":
+        return store.seal_bytes(key)
+    if kind == "alias":
+        return store.alias_bytes(key)
     import json
 
     return json.dumps(store.realisation(key), sort_keys=True).encode()
 
 
-def why_untrusted(store: Store, key: str, entry: str, keys: dict[str, object]) -> str | None:
-    """Why the entry that serves ``key`` (itself, or through its alias) is not to be used under
-    ``keys``, or None where a trusted signature binds each link."""
-    links = [("entry", entry)] if entry == key else [("alias", key), ("entry", entry)]
-    for kind, name in links:
+def why_untrusted(store: Store, key: str, found: Lookup, keys: dict[str, object]) -> str | None:
+    """Why ``found`` (what serves ``key``, as read once) is not to be used under ``keys``, or
+    None where a trusted signature binds each link: the alias to its target, the entry to the
+    exact seal bytes that were read."""
+    links = [("entry", found.entry, found.seal_bytes)]
+    if found.alias_bytes is not None:
+        links.insert(0, ("alias", key, found.alias_bytes))
+    for kind, name, data in links:
         try:
-            if not signed_by(store, kind, name, content(store, kind, name), keys):
-                return (f"{'alias' if kind == 'alias' else 'entry'} {name} carries no signature "
-                        f"by a key of {TRUSTED_KEYS} that binds it to its key")
-        except (FileNotFoundError, Refused) as err:
+            if not signed_by(store, kind, name, data, keys):
+                return (f"{kind} {name} carries no signature by a key of {TRUSTED_KEYS} that "
+                        "binds it to its key")
+        except Refused as err:
             return str(err)
     return None
 
 
-def sign(store: Store, signer: Signer, kind: str, key: str) -> None:
-    """Add ``signer``'s signature of ``key``'s ``kind`` to ``<key>.sig`` (kept once)."""
+def sign(store: Store, signer: Signer, kind: str, key: str, data: bytes | None = None) -> None:
+    """Add ``signer``'s signature of ``key``'s ``kind`` to ``<key>.sig`` (kept once): of
+    ``data`` where given (what this process wrote, never a second read of the file), else of
+    what the store holds now."""
     if not is_key(key) or kind not in KINDS:
         raise Refused(f"sign {kind} {key[:80]!r}: a kind and a key are expected")
-    line = signer.sign(kind, key, content(store, kind, key))
+    line = signer.sign(kind, key, content(store, kind, key) if data is None else data)
     kept = [f"{k} {n} {base64.b64encode(s).decode()}" for k, n, s in signatures(store, key)
             if not (k == kind and n == signer.name)]
     with files.folder(store.path) as top:
