@@ -89,11 +89,8 @@ MAKE_DATA = "entropic-bound make-data --params {params.spec:q} --out {output} > 
 def teacher_job(spec):
     """The manifest of the make-data job of a dataset whose spec is `spec(wildcards)`: a stored
     job's teacher array enters its key by this job's key."""
-    return lambda wc: {
-        "command": MAKE_DATA,
-        "params": {"spec": spec(wc)},
-        "inputs": {"code": lib("make-data")},
-    }
+    code = lib("make-data")  # once per rule, not once per job: deriving it takes milliseconds
+    return lambda wc: {"command": MAKE_DATA, "params": {"spec": spec(wc)}, "inputs": {"code": code}}
 
 
 # Cheap rules run in the main process under any executor, never submitted: each takes seconds

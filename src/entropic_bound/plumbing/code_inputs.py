@@ -80,6 +80,11 @@ def _module_tree(module: str) -> ast.Module:
     return ast.parse(source_path(module).read_text(encoding="utf-8"))
 
 
+@cache  # every command's closure walks the same modules: each is walked once per load
+def _module_imports(module: str) -> frozenset[str]:
+    return frozenset(_package_imports(_module_tree(module), module))
+
+
 def import_closure(modules: set[str]) -> set[str]:
     """``modules`` and every package module they import, transitively (not :data:`RECORD_ONLY`
     nor what only it imports)."""
@@ -89,7 +94,7 @@ def import_closure(modules: set[str]) -> set[str]:
         module = todo.pop()
         if module not in seen:
             seen.add(module)
-            todo.extend(_package_imports(_module_tree(module), module) - seen - RECORD_ONLY)
+            todo.extend(_module_imports(module) - seen - RECORD_ONLY)
     return seen
 
 
