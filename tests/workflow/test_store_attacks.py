@@ -122,6 +122,7 @@ def test_planted_names_links_and_seals_are_refused_one_line_each(quick_run, tmp_
     (root / "realisations" / f"{'9' * 64}.json").symlink_to(canary / "x")
     (root / f"{'8' * 64}_metrics.parquet").write_bytes(b"unsealed")
     (root / ".locks").mkdir(exist_ok=True)
+    (root / ".locks" / c).unlink(missing_ok=True)  # the quick run's own lock file
     (root / ".locks" / c).symlink_to(canary / "x")
     (root / ".tmp-0123456789abcdef").symlink_to(canary / "x")
     before, outside = digests(work), digests(canary)
@@ -134,7 +135,7 @@ def test_planted_names_links_and_seals_are_refused_one_line_each(quick_run, tmp_
         "empty seal": rf"store: \S+/{c}\.sha256: empty",
         "seal ../x": rf"store: \S+/{d}\.sha256: the line .*\.\./\.\./\.\./canary/x",
         "link in store": rf"store: entry \S+/{e} set aside .* is a link",
-        "link in realisations": rf"store: \S+/realisations/{'9' * 64}\.json: is a link",
+        "link in realisations": rf"store: \S+/realisations/{'9' * 64}\.json: not a regular file",
         "unsealed metrics": rf"store: \S+/{'8' * 64}_metrics\.parquet: unsealed",
         "lock link": rf"store: \S+/\.locks/{c}: not a lock file, removed",
         "temporary link": r"store: \S+/\.tmp-0123456789abcdef: unsealed or dangling",

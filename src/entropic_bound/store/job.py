@@ -153,15 +153,16 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
 
 
 @contextmanager
-def locked(store: Store, key: str) -> Iterator[None]:
+def locked(store: Store, key: str, notices: list[str]) -> Iterator[None]:
     """The key's lock, or, where the store's lock folder cannot serve (a planted folder or
-    file in its place), the job without it, said in one line: a lock spares work, it never
-    decides a result."""
+    file in its place), the job without it, said in one line (and in ``notices``, for the end
+    of the run): a lock spares work, it never decides a result."""
     with ExitStack() as stack:
         try:
-            stack.enter_context(key_lock(store.path, key))
+            stack.enter_context(key_lock(store.path, key, notices))
         except (Refused, OSError) as err:
-            say(f"{store}: no lock for key {key[:12]} ({err}); computing without it")
+            notices.append(f"{store}: no lock for key {key[:12]} ({err}); computing without it")
+            say(notices[-1])
         yield
 
 
@@ -202,7 +203,7 @@ def run(manifest_text: str, argv: list[str]) -> int:
         store = Store(manifest["store"])
         entry = fetch(store, key, manifest, argv, note["refused"], keys)
         if entry is None:
-            with locked(store, key):
+            with locked(store, key, note["refused"]):
                 entry = fetch(store, key, manifest, argv, note["refused"], keys)
                 if entry is None:
                     say(f"key {key[:12]} not stored: computing {manifest['rule']}")

@@ -18,21 +18,26 @@ from entropic_bound.store.layout import LOCKS, is_key
 
 
 @contextmanager
-def key_lock(store: str | os.PathLike[str], key: str) -> Iterator[None]:
+def key_lock(store: str | os.PathLike[str], key: str,
+             notices: list[str] | None = None) -> Iterator[None]:
     """Hold the lock of ``key`` in ``store`` for the body (waiting, with one line, while
-    another run holds it)."""
+    another run holds it); a planted link removed is said, and appended to ``notices``."""
+
+    def say(line: str) -> None:
+        print(f"store: {line}", file=sys.stderr, flush=True)
+        if notices is not None:
+            notices.append(line)
+
     if not is_key(key):
         raise files.Refused(f"{key[:80]!r} is not a key")
     with files.folder(Path(store), create=True) as top:
         if files.kind(top, LOCKS) == "link":  # planted: the link goes, never its target
-            print(f"store: {store}/{LOCKS}: a link, removed (locks are made here)",
-                  file=sys.stderr, flush=True)
+            say(f"{store}/{LOCKS}: a link, removed (locks are made here)")
             os.unlink(LOCKS, dir_fd=top)
         locks = files.subfolder(top, LOCKS, create=True)
         try:
             if files.kind(locks, key) not in (None, "file"):
-                print(f"store: {store}/{LOCKS}/{key}: not a lock file, removed",
-                      file=sys.stderr, flush=True)
+                say(f"{store}/{LOCKS}/{key}: not a lock file, removed")
                 os.unlink(key, dir_fd=locks)
             fd = os.open(key, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
                          dir_fd=locks)
