@@ -193,11 +193,16 @@ class Store:
                           f"{digest[:12]}...")
         return data
 
+    def verify_files(self, key: str, seal: dict[str, str]) -> None:
+        """Read each file of entry ``key`` against ``seal`` (suffix -> sha256); raises
+        :class:`Refused` or FileNotFoundError at the first that fails."""
+        for suffix, digest in sorted(seal.items()):
+            self.read_verified(key, suffix, digest)
+
     def check_entry(self, key: str) -> str | None:
         """Why entry ``key`` fails (its seal, a file), or None when every file matches."""
         try:
-            for suffix, digest in sorted(self.seal(key).items()):
-                self.read_verified(key, suffix, digest)
+            self.verify_files(key, self.seal(key))
         except FileNotFoundError as err:
             return f"{os.path.basename(err.filename or '') or 'a file'} is missing"
         except Refused as err:

@@ -27,7 +27,7 @@ from typing import Any
 from entropic_bound.store import layout
 from entropic_bound.store.files import Refused
 from entropic_bound.store.keys import UnknownInput, file_digest, job_key
-from entropic_bound.store.layout import Store
+from entropic_bound.store.layout import Lookup, Store
 from entropic_bound.store.manifest import parse
 from entropic_bound.store.trust import content, signed_by, trusted, why_untrusted
 
@@ -89,7 +89,7 @@ class Plan:
                       for path in job["manifest"]["outputs"].values()}
         self._keys: dict[str, str | None] = {}
         self._digests: dict[str, str] = {}
-        self._checked: dict[str, str | None] = {}  # key -> the usable entry serving it
+        self._usable: dict[str, Lookup | None] = {}  # key -> what usably serves it
         self.keys = trusted()  # the workflow's trusted keys (None: an unsigned store)
 
     def digest(self, path: str) -> str:
@@ -110,7 +110,7 @@ class Plan:
             entry = self.entry(job)
             if entry is None:
                 raise UnknownInput(path)
-            found = self.store.seal(entry).get(layout.output_suffix(name, path))
+            found = self._usable[key].seal.get(layout.output_suffix(name, path))
         else:
             made = self.store.realisation(key)
             if made and self.keys is not None and not signed_by(
@@ -138,21 +138,22 @@ class Plan:
         key = self.key(job)
         if key is None:
             return None
-        if key not in self._checked:
-            self._checked[key] = self._usable(key)
-        return self._checked[key]
+        if key not in self._usable:
+            self._usable[key] = self._lookup(key)
+        found = self._usable[key]
+        return None if found is None else found.entry
 
-    def _usable(self, key: str) -> str | None:
+    def _lookup(self, key: str) -> Lookup | None:
+        """What serves ``key``, read once, where its signature and files pass; else None."""
         try:
             found = self.store.lookup(key)
             if found is None or (self.keys is not None and why_untrusted(
                     self.store, key, found, self.keys) is not None):
                 return None
-            for suffix, digest in found.seal.items():
-                self.store.read_verified(found.entry, suffix, digest)
+            self.store.verify_files(found.entry, found.seal)
         except (Refused, OSError):
             return None
-        return found.entry
+        return found
 
     def stored_jobs(self) -> list[dict[str, Any]]:
         return [job for job in self.jobs if job["manifest"]["keep"] == "entry"]
