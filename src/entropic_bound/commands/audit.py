@@ -46,9 +46,14 @@ def run(a: argparse.Namespace) -> None:
         from entropic_bound.claims.verdict_check import checker
 
         check = checker(paths)
+    speed = None
+    if a.budget_seconds is not None and not a.keys:
+        from entropic_bound.plumbing.calibration import speed_ratio
+
+        speed = speed_ratio()
     outcomes, left_out = audit(a.notes, a.count, a.seed, keys=a.keys,
                                per_experiment=a.per_experiment,
-                               budget_seconds=a.budget_seconds, check=check)
+                               budget_seconds=a.budget_seconds, speed=speed, check=check)
     if not outcomes:
         line = (f"audit: no stored job of this run noted in {a.notes}"
                 + (f" whose entry starts with {' or '.join(a.keys)}" if a.keys else "")
@@ -60,6 +65,6 @@ def run(a: argparse.Namespace) -> None:
         columns = [f.name for f in fields(Outcome)]
         write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes], columns=columns)
                       .assign(seed=a.seed, budget_seconds=a.budget_seconds,
-                              left_out=", ".join(left_out)))
+                              speed_ratio=speed, left_out=", ".join(left_out)))
     if not all(o.ok and not o.verdicts_moved for o in outcomes) and not a.exit_zero:
         sys.exit(1)

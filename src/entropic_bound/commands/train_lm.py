@@ -28,16 +28,8 @@ def lm_args(params: dict) -> dict[str, Any]:
 
 
 def run(a: argparse.Namespace) -> None:
-    import logging
-    import sys
-
     from entropic_bound.training.lm import train_lm
-    from entropic_bound.training.precision import SlowPrecision
 
-    try:
-        train_lm(a.tokens, a.meta, a.weights, a.metrics, a.trajectory,
-                 device=resolve_device(a.params["device"]), checkpoints_out=a.checkpoints,
-                 weights_dtype=a.weights_dtype, **lm_args(a.params))
-    except SlowPrecision as err:  # one line naming the setting and the choices
-        logging.getLogger("entropic_bound").error("%s", err)
-        sys.exit(2)
+    train_lm(a.tokens, a.meta, a.weights, a.metrics, a.trajectory,
+             device=resolve_device(a.params["device"]), checkpoints_out=a.checkpoints,
+             weights_dtype=a.weights_dtype, **lm_args(a.params))

@@ -17,10 +17,13 @@ record, as Snakemake set them). The comparison is
   (:mod:`entropic_bound.plumbing.trained_comparison`: operators rather than factors, losses
   in noise floors, E6's losses against its seeds' spread); any other entry elementwise,
   ``|a - b| <= atol + rtol * |b|`` (numpy's ``allclose``), defaults :data:`RTOL` and
-  :data:`ATOL`, integer columns (ranks counted against a threshold: numerical,
-  Gavish-Donoho, largest gap) within :data:`INTEGER_STEP`, as a singular value at the
-  threshold falls on either side of it under other kernels (docs/design.md, "Determinism",
-  gives the differences measured across capabilities).
+  :data:`ATOL`, except the ranks read off a spectrum (numerical, Gavish-Donoho, at other
+  tolerances, numpy's, largest gap; whatever their column's dtype): a stored rank agrees when
+  it lies in the band of ranks that machine rounding allows around the recomputed spectrum's
+  threshold (:mod:`entropic_bound.plumbing.rank_bands`, which the command runs under), and
+  where it moved within its band, the values read at that rank (the numerical rank's
+  margins, a column that equals the rank) are judged with it (docs/design.md,
+  "Determinism", gives the differences measured across capabilities).
 
 Each outcome says which comparison ran (``comparison``) and its ``margin``: the largest
 difference over its tolerance (<= 1 agrees; 0 bit-identical).
@@ -45,13 +48,13 @@ import random
 import re
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from entropic_bound.plumbing import job_record
+from entropic_bound.plumbing import job_record, rank_bands
 from entropic_bound.plumbing.atomic import open_npz, read_parquet
 from entropic_bound.plumbing.downstream import run_command
 from entropic_bound.plumbing.experiments import experiment_of
@@ -68,7 +71,6 @@ log = logging.getLogger(__name__)
 
 RTOL = 1e-4
 ATOL = 1e-9
-INTEGER_STEP = 1
 TIMING = re.compile(r"seconds")
 NETWORK_COMMANDS = ("fetch-corpus",)
 
@@ -158,11 +160,7 @@ def _pairs(a: np.ndarray, b: np.ndarray) -> tuple[float, float, bool, bool]:
         rel = np.where(scale > 0, diff / scale, np.where(diff > 0, np.inf, 0.0))
     max_rel = float(rel.max()) if rel.size else 0.0
     exact = nan_same and bool(np.array_equal(a64[finite], b64[finite]))
-    if a.dtype.kind in "iub" and b.dtype.kind in "iub":
-        # an integer rank at its threshold moves by one across kernels (docs/design.md)
-        close = nan_same and bool(np.all(diff <= INTEGER_STEP))
-    else:
-        close = nan_same and bool(np.all(diff <= ATOL + RTOL * scale))
+    close = nan_same and bool(np.all(diff <= ATOL + RTOL * scale))
     return max_abs, max_rel, exact, close
 
 
@@ -187,22 +185,109 @@ def _arrays(path: Path) -> dict[str, np.ndarray]:
     return {"bytes": np.frombuffer(path.read_bytes(), dtype=np.uint8)}
 
 
-def compare(ours: Path, stored: Path) -> tuple[float, float, bool, bool, str]:
-    """Compare one recomputed output with the stored one."""
+@dataclass
+class RankReading:
+    """What the rank comparison found in one output: the counts that moved within their
+    bands, those that moved beyond them (``column[row]: stored vs recomputed``), and how many
+    singular values sat within the rounding of their thresholds."""
+
+    moved: int = 0
+    beyond: list[str] = field(default_factory=list)
+    within: int = 0
+
+
+def read_ranks(a: dict[str, np.ndarray], b: dict[str, np.ndarray],
+               bands: list[rank_bands.Band]) -> RankReading:
+    """Judge the rank columns of recomputed ``a`` against stored ``b`` by ``bands`` (the
+    recomputed spectra's): a stored rank in its band agrees and is replaced in ``b`` by ours,
+    with every column of its row equal to the rank on both sides (an estimate that is the
+    rank); a rank beyond its band is listed. The numerical rank's margins (singular values
+    over its threshold) are compared within the band's slack, the rounding of a singular value
+    over that threshold; where the rank moved, the stored value that crossed (its last kept or
+    first dropped) must lie within the slack of 1. What was judged is replaced in ``b``, so
+    that the elementwise comparison that follows judges the rest."""
+    found = RankReading(within=sum(band.within for band in bands))
+    stored_ranks = dict(b)
+
+    def comparable(column: str) -> bool:
+        return (column in b and a[column].ndim == 1 and a[column].dtype.kind in "fiub"
+                and b[column].dtype.kind in "fiub" and b[column].shape == a[column].shape)
+
+    def judge(column: str, row: int) -> None:
+        b[column] = b[column].astype(float, copy=True)
+        b[column][row] = a[column][row]
+
+    for column in sorted(c for c in a if rank_bands.kind_of(c) and comparable(c)):
+        kind = rank_bands.kind_of(column)
+        ours, theirs = a[column].astype(float), b[column].astype(float)
+        for row in np.flatnonzero(~(np.isnan(ours) & np.isnan(theirs)) & (ours != theirs)):
+            mine, stored = ours[row], theirs[row]
+            if np.isnan(mine) or np.isnan(stored) or \
+                    int(stored) not in rank_bands.allowed(bands, kind, int(mine)):
+                found.beyond.append(f"{column}[{row}]: stored {stored:g}, recomputed {mine:g}")
+                continue
+            found.moved += 1
+            judge(column, row)
+            for other in [c for c in a if rank_bands.kind_of(c) is None and comparable(c)]:
+                if a[other][row] == mine and b[other][row] == stored:
+                    judge(other, row)
+    if not (set(rank_bands.MARGINS) <= set(a) and comparable("numerical_rank")
+            and all(comparable(m) for m in rank_bands.MARGINS)):
+        return found
+    for row, (mine, stored) in enumerate(zip(a["numerical_rank"],
+                                             stored_ranks["numerical_rank"], strict=True)):
+        if np.isnan(mine) or np.isnan(stored):
+            continue
+        slack = max((band.slack for band in bands
+                     if band.kind == "numerical" and band.count == int(mine)), default=0.0)
+        ours_m, theirs_m = (np.array([side[m][row] for m in rank_bands.MARGINS], dtype=float)
+                            for side in (a, b))
+        if stored == mine:
+            ok = bool(np.all((np.isnan(ours_m) & np.isnan(theirs_m))
+                             | (np.abs(ours_m - theirs_m) <= slack)))
+        else:  # the value that crossed: the stored last kept (rank above ours), first dropped
+            kept, dropped = theirs_m
+            ok = bool(kept <= 1 + slack if stored > mine else dropped >= 1 - slack)
+            if not ok:
+                found.beyond.append(f"numerical_rank[{row}]: the stored margins "
+                                    f"{kept:g}, {dropped:g} lie beyond 1 +- {slack:g}")
+        if ok:
+            for margin in rank_bands.MARGINS:
+                judge(margin, row)
+    return found
+
+
+def compare(ours: Path, stored: Path, bands: list[rank_bands.Band] | None = None
+            ) -> tuple[float, float, bool, bool, str, float]:
+    """Compare one recomputed output with the stored one (ranks by ``bands``, the recomputed
+    spectra's: :func:`read_ranks`): the largest absolute and relative differences, whether
+    bit-identical, whether within the tolerance, where, and the largest relative difference
+    judged (ranks within their bands replaced)."""
     a, b = _arrays(ours), _arrays(stored)
     if set(a) != set(b):
-        return np.inf, np.inf, False, False, f"columns differ: {sorted(set(a) ^ set(b))}"
-    worst_abs = worst_rel = 0.0
-    exact = close = True
-    where = ""
+        return (np.inf, np.inf, False, False, f"columns differ: {sorted(set(a) ^ set(b))}",
+                np.inf)
+    judged = dict(b)  # the stored values, with ranks that moved within their bands replaced
+    ranks = read_ranks(a, judged, bands or [])
+    worst_abs = worst_rel = judged_rel = 0.0
+    exact, close, at = True, not ranks.beyond, ""
     for name in sorted(a):
-        d_abs, d_rel, same, near = _pairs(a[name], b[name])
-        if d_rel > worst_rel or (d_abs > worst_abs and not where):
-            where = f"{stored.name}:{name}"
+        d_abs, d_rel, same, _ = _pairs(a[name], b[name])
+        if d_rel > worst_rel or (d_abs > worst_abs and not at):
+            at = f"{stored.name}:{name}"
         worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
         exact &= same
-        close &= near
-    return worst_abs, worst_rel, exact, close, where
+        _, j_rel, _, near = _pairs(a[name], judged[name])
+        judged_rel, close = max(judged_rel, j_rel), close and near
+    notes = [at] if at else []
+    notes += ranks.beyond[:3]
+    if ranks.moved:
+        notes.append(f"{ranks.moved} rank(s) read on the other side of their threshold, "
+                     f"within their bands")
+    if ranks.within and not exact:
+        notes.append(f"{ranks.within} singular value(s) within the bands of their thresholds")
+    where = "; ".join(notes)
+    return worst_abs, worst_rel, exact, close, where, judged_rel
 
 
 def _record(note: dict) -> dict:
@@ -245,29 +330,31 @@ def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict
     stored = {made[path]: Path(path) for name, path in note["outputs"].items()
               if name != "record"}
     recomputed = {path: made[path] for name, path in note["outputs"].items() if name != "record"}
-    failure = run_command([made.get(a, a) for a in argv[1:]], workdir,
-                          job_environment(record.get("machine") or {}))
+    bands_file = scratch / "rank-bands.json"
+    failure = run_command([str(bands_file), "--", *(made.get(a, a) for a in argv[1:])],
+                          workdir, job_environment(record.get("machine") or {}),
+                          module="entropic_bound.plumbing.rank_bands")
     if failure:
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                        f"the command failed {failure}", recomputed=False), {}
-    worst_abs = worst_rel = 0.0
-    ok, where = True, ""
-    identical = True
+    bands = rank_bands.read(bands_file)
+    worst_abs = worst_rel = judged_rel = 0.0
+    ok, identical, where = True, True, []
     for ours, theirs in stored.items():
-        d_abs, d_rel, exact, close, at = compare(Path(ours), theirs)
-        if d_rel >= worst_rel:
-            where = at or where
+        d_abs, d_rel, exact, close, at, j_rel = compare(Path(ours), theirs, bands)
+        where += [at] if at and not exact else []
         worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
+        judged_rel = max(judged_rel, j_rel)
         identical &= exact
         ok &= exact if exact_required else close
     if exact_required or identical or command not in TRAINING_COMMANDS:
         how = "bit for bit" if exact_required else (
-            f"elementwise, rtol {RTOL:g} (integer ranks within {INTEGER_STEP})")
+            f"elementwise, rtol {RTOL:g} (ranks within their rounding bands)")
         margin = 0.0 if identical else (float("inf") if exact_required
-                                        else worst_rel / RTOL)
+                                        else judged_rel / RTOL)
         return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
-                       f"largest difference at {where}" if worst_rel else "", True, how,
-                       margin), recomputed
+                       f"largest difference at {'; '.join(where)}" if where else "", True,
+                       how, margin), recomputed
     judged = compare_training(command, stored)
     return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel,
                    judged.agrees, f"largest margin at {judged.where}", True, judged.how,
@@ -376,9 +463,12 @@ VerdictCheck = Callable[[list[str], dict[str, str], Path], tuple[str, int]]
 def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
           workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
           per_experiment: bool = False, budget_seconds: float | None = None,
+          speed: float | None = None,
           check: VerdictCheck | None = None) -> tuple[list[Outcome], list[str]]:
     """Recompute ``count`` entries of this run's noted stored jobs (of each experiment's, with
-    ``per_experiment``, within ``budget_seconds`` of recorded cost where given), drawn by
+    ``per_experiment``, within ``budget_seconds`` where given: of this machine's time where
+    ``speed`` says how many of its seconds a recorded second costs
+    (:mod:`entropic_bound.plumbing.calibration`), else of recorded time), drawn by
     :func:`draw`, or the entries whose keys start with one of ``keys``, and compare each with
     the store (see the module's doc); with ``check``, run the verdict check on each recomputed
     entry. Returns the outcomes and the experiments left out."""
@@ -389,10 +479,12 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
     if keys:
         chosen = sorted(k for k in candidates if k.startswith(tuple(keys)))
     else:
-        chosen, left_out = draw(candidates, count, seed, per_experiment, budget_seconds)
-        if left_out:
-            log.info("audit: left out by the budget of %g s: %s", budget_seconds,
-                     ", ".join(left_out))
+        recorded = None if budget_seconds is None else budget_seconds / (speed or 1.0)
+        chosen, left_out = draw(candidates, count, seed, per_experiment, recorded)
+        if recorded is not None:
+            log.info("audit: a budget of %g s of this machine's time, %.0f s of recorded job "
+                     "time%s", budget_seconds, recorded,
+                     f"; left out: {', '.join(left_out)}" if left_out else "")
     log.info("audit: %d of %d entries of this run, drawn with seed %d: %s", len(chosen),
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
     outcomes = []

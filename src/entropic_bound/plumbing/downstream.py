@@ -52,10 +52,11 @@ def rerun(note: dict[str, Any], substitute: dict[str, str], scratch: Path,
 
 
 def run_command(args: list[str], workdir: str | Path = ".",
-                env: dict[str, str] | None = None) -> str | None:
-    """Run ``entropic-bound <args>`` in this interpreter; None when it succeeds, else
-    ``(exit N): <its last line on stderr>``."""
-    proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", *args], cwd=workdir,
+                env: dict[str, str] | None = None,
+                module: str = "entropic_bound.cli") -> str | None:
+    """Run ``entropic-bound <args>`` (or another ``module`` of the package that runs it) in
+    this interpreter; None when it succeeds, else ``(exit N): <its last line on stderr>``."""
+    proc = subprocess.run([sys.executable, "-m", module, *args], cwd=workdir,
                           capture_output=True, text=True, env=env)
     if not proc.returncode:
         return None

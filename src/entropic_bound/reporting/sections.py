@@ -17,6 +17,7 @@ from entropic_bound.claims import published as P
 from entropic_bound.claims.fixed import paper_v_energy_percentile
 from entropic_bound.plumbing.audit import RTOL as AUDIT_RTOL
 from entropic_bound.plumbing.audit import TRAINING_COMMANDS
+from entropic_bound.plumbing.rank_bands import DELTA as RANK_DELTA
 from entropic_bound.plumbing.trained_comparison import LOSS_FLOORS, OPERATOR_RTOL, SEED_SDS
 from entropic_bound.reporting.figures import (
     figure_excess,
@@ -345,9 +346,14 @@ def section_audit(t: Tables) -> Section:
     trained = sorted(audit.loc[audit["command"].isin(TRAINING_COMMANDS), "experiment"])
     budget = ""
     if not audit.empty and "budget_seconds" in audit and pd.notna(audit["budget_seconds"].iloc[0]):
-        left_out = audit["left_out"].iloc[0]
-        budget = (f" Drawn within a budget of {audit['budget_seconds'].iloc[0]:g} s of recorded "
-                  "job time (config `audit.budget_seconds`), experiments cheapest first"
+        left_out, seconds = audit["left_out"].iloc[0], audit["budget_seconds"].iloc[0]
+        speed = audit["speed_ratio"].iloc[0] if "speed_ratio" in audit else np.nan
+        budget = (f" Drawn within a budget of {seconds:g} s of this machine's time (config "
+                  "`audit.budget_seconds`"
+                  + (f"; a calibration probe ran at {speed:.2f} x its time on the machine that "
+                     f"recorded the store, so {seconds / speed:.0f} s of recorded job time"
+                     if pd.notna(speed) else "; of recorded job time")
+                  + "), experiments cheapest first"
                   + (f"; left out by the budget: {left_out}" if left_out else "; none left out")
                   + ". The full audit, one entry of every experiment whatever it costs: "
                   "`entropic-bound audit 1 --per-experiment`.")
@@ -361,13 +367,16 @@ def section_audit(t: Tables) -> Section:
         "audit", "Audit — stored entries recomputed",
         f"Entries of this run's store drawn at random (seed {int(audit['seed'].iloc[0])}, "
         "config `audit`; per experiment, a training entry where one fits the budget: "
-        f"{', '.join(trained) or 'none'}), each recomputed in this checkout from the command "
-        "its record holds and compared with the store: bit for bit where the entry was "
+        f"{', '.join(trained) or 'none'}), each recomputed in this checkout by the command "
+        "this run gave its job (never a record's) and compared with the store: bit for bit "
+        "where the entry was "
         "computed on this machine's CPU kernel class; elsewhere within the machine tolerance, a "
         f"training entry by what the paper reads (its operators within a relative "
         f"{OPERATOR_RTOL:g}, losses within {LOSS_FLOORS:g} noise floors, E6's losses within "
         f"{SEED_SDS:g} standard deviations of its seeds), any other elementwise within rtol "
-        f"{AUDIT_RTOL:g} (integer ranks within one). The margin is the largest difference over "
+        f"{AUDIT_RTOL:g}, except ranks read off a spectrum, which agree within the band of "
+        f"ranks that a move of {RANK_DELTA:g} s_1 of every singular value allows (its "
+        "threshold moving with them; docs/design.md). The margin is the largest difference over "
         f"its tolerance (below 1 agrees). {agree} of {len(audit)} agree. Then the verdict "
         "check: every claim judged again, on the tables rebuilt from this run's evidence with "
         "the recomputed entry in place of the stored one (and the measure that reads it rerun "

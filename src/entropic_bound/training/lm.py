@@ -23,7 +23,6 @@ from __future__ import annotations
 import logging
 import math
 import time
-from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -39,7 +38,7 @@ from entropic_bound.models.evaluation import validation_loss
 from entropic_bound.models.lm import CharTransformer, LMShape, build
 from entropic_bound.plumbing.atomic import write_npz, write_parquet
 from entropic_bound.training.loop import TrainingDiverged
-from entropic_bound.training.precision import check_precision
+from entropic_bound.training.precision import training_precision
 from entropic_bound.training.stopping import STOPPED_AT_MAX, STOPPED_BY_PATIENCE, EarlyStopping
 
 log = logging.getLogger(__name__)
@@ -62,6 +61,7 @@ class TrainConfig:
     select_windows: int
     eval_windows: int
     precision: str  # "bf16": bfloat16 autocast of the training forward pass; or "fp32"
+    # (bf16 on a CPU without a fast path: training.precision computes it through fp32 GEMMs)
 
     def __post_init__(self) -> None:
         if self.max_steps < 1 or self.batch < 1:
@@ -108,7 +108,6 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
     themselves only into ``checkpoints_out``, where given; the kept weights in
     ``weights_dtype``.
     The initialisation and the batches do not depend on the device."""
-    check_precision(cfg.precision, device)
     arrays, info = load_tokens(tokens, meta)
     train, context = arrays["train"], shape.context
     if len(train) <= context + 1:
@@ -123,8 +122,6 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
     rng = np.random.default_rng(np.random.SeedSequence([seed, d_model, 4241]))
     label = f"{corpus} d_model={d_model} seed={seed}"
     keep = set(cfg.checkpoint_steps())
-    autocast = (torch.autocast(torch.device(device).type, dtype=torch.bfloat16)
-                if cfg.precision == "bf16" else nullcontext())
     stopping = EarlyStopping(cfg.patience, cfg.min_delta)
     curve, checks, checkpoints = [], [], {}
     best_state, start, eval_seconds = _state(model), time.perf_counter(), 0.0
@@ -143,32 +140,33 @@ def train_lm(tokens: str, meta: str, weights_out: str, metrics_out: str, traject
                  cfg.max_steps, loss, stopping.best_loss, stopping.best_step,
                  time.perf_counter() - start)
 
-    validate(0)
-    step, reason = 0, STOPPED_AT_MAX
-    while step < cfg.max_steps:
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step, cfg)
-        x, y = windows(train, rng.integers(0, len(train) - context - 1, cfg.batch), context)
-        x, y = x.to(device), y.to(device)
-        with autocast:
-            logits = model(x)
-        loss = nn.functional.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
-                                           y.reshape(-1))
-        if not torch.isfinite(loss):
-            raise TrainingDiverged(f"{label}: loss is {loss.item()} at step {step + 1}; lower "
-                                   f"the train section's lr or raise its warmup")
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
-        opt.step()
-        step += 1
-        if step % cfg.log_every == 0 or step == cfg.max_steps:
-            curve.append((step, loss.item()))
-        if step % cfg.eval_every == 0 or step == cfg.max_steps:
-            validate(step)
-            if stopping.stop:
-                reason = STOPPED_BY_PATIENCE
-                break
+    with training_precision(cfg.precision, device) as autocast:
+        validate(0)
+        step, reason = 0, STOPPED_AT_MAX
+        while step < cfg.max_steps:
+            for group in opt.param_groups:
+                group["lr"] = lr_at(step, cfg)
+            x, y = windows(train, rng.integers(0, len(train) - context - 1, cfg.batch), context)
+            x, y = x.to(device), y.to(device)
+            with autocast():
+                logits = model(x)
+            loss = nn.functional.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
+                                               y.reshape(-1))
+            if not torch.isfinite(loss):
+                raise TrainingDiverged(f"{label}: loss is {loss.item()} at step {step + 1}; lower "
+                                       f"the train section's lr or raise its warmup")
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+            opt.step()
+            step += 1
+            if step % cfg.log_every == 0 or step == cfg.max_steps:
+                curve.append((step, loss.item()))
+            if step % cfg.eval_every == 0 or step == cfg.max_steps:
+                validate(step)
+                if stopping.stop:
+                    reason = STOPPED_BY_PATIENCE
+                    break
     train_seconds = time.perf_counter() - start
     model.load_state_dict(best_state)
     eval_x, eval_y = fixed_windows(held_out, context, cfg.eval_windows)
