@@ -162,3 +162,23 @@ def test_a_planted_lock_link_or_locks_folder_link_is_removed_never_followed(tmp_
 
 def test_the_quarantine_is_relative_to_the_workflow():
     assert not Path(QUARANTINE).is_absolute()
+
+
+def test_a_plan_of_another_commit_keys_its_jobs_by_that_commits_code(tmp_path, monkeypatch):
+    """store migrate plans an earlier commit in a worktree: its jobs' code must be read
+    there. Read from the working tree instead, the old keys equalled the new ones and a change
+    of E6's training code adopted none of the 90 entries it should have."""
+    from entropic_bound.store.plan import Plan
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    for tree, value in ((old, 1), (new, 2)):
+        (tree / "src").mkdir(parents=True)
+        (tree / "src/train.py").write_text(f"STEP = {value}\n")
+    job = {"manifest": {"rule": "train", "keep": "entry", "store": "store", "command": "train",
+                        "params": {}, "inputs": {"code": ["src/train.py"]},
+                        "outputs": {"out": "results/out.npz"}}}
+    monkeypatch.chdir(new)
+    here, there = Plan([job]).key(job), Plan([job], tree=old).key(job)
+    assert here and there and here != there
+    (old / "src/train.py").write_text("STEP = 2\n")
+    assert Plan([job], tree=old).key(job) == here  # the same code: the same key

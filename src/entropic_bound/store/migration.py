@@ -36,7 +36,7 @@ def entries_at(source: str, store: Store, snakemake_args: list[str]) -> dict[str
             env = {"PYTHONPATH": os.pathsep.join([str(tree / "src"),
                                                   os.environ.get("PYTHONPATH", "")])}
             jobs = ledger(snakemake_args, tree, env)
-            plan = Plan(jobs, store.path)
+            plan = Plan(jobs, store.path, tree)
             found = {min(j["manifest"]["outputs"].values()): plan.entry(j)
                      for j in plan.stored_jobs()}
         finally:

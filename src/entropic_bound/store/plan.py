@@ -80,9 +80,12 @@ def ledger(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".",
 class Plan:
     """Predicted keys and entries of the wrapped jobs of one DAG (the module's doc)."""
 
-    def __init__(self, jobs: list[dict[str, Any]], store: str | os.PathLike[str] | None = None):
-        """``store``: the folder the jobs' manifests name where None."""
-        self.jobs = jobs
+    def __init__(self, jobs: list[dict[str, Any]], store: str | os.PathLike[str] | None = None,
+                 tree: str | os.PathLike[str] = "."):
+        """``store``: the folder the jobs' manifests name where None; ``tree``: the checkout
+        whose files (code, settings) the jobs read, where no job makes them (another commit's,
+        for ``store migrate``; its results are this folder's)."""
+        self.jobs, self.tree = jobs, Path(tree)
         named = {job["manifest"]["store"] for job in jobs}
         self.store = Store(store if store is not None or len(named) != 1 else named.pop())
         self.maker = {path: job for job in jobs
@@ -96,10 +99,11 @@ class Plan:
         """A predicted input digest (:class:`UnknownInput` where it cannot be known)."""
         job = self.maker.get(path)
         if job is None:
-            if not os.path.isfile(path):
+            read = self.tree / path if (self.tree / path).is_file() else Path(path)
+            if not read.is_file():
                 raise UnknownInput(path)
             if path not in self._digests:
-                self._digests[path] = file_digest(path)
+                self._digests[path] = file_digest(read)
             return self._digests[path]
         key = self.key(job)
         if key is None:

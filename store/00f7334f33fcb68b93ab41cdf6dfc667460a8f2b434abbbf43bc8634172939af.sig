@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 Nn0A4YNpY6pWwjSGxIODfrZdpQbd9ZooEPbwwajqgQRo3KsJgJDOXfR+o/u1l6SeCXWtKS2bAcw1UxhTeXkJDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 FIYFvDAO1sWPruPXQ5kwYqIMIfJYYao/jWtdeWQx8mTc6V1Yyl8qY9I6qyGPAd10vx7VQphl7kOTUFCAaafsDg==

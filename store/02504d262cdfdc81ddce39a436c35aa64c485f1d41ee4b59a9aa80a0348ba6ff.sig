@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 w0FB005vJ72qBuHEonb/dlumljX239k+V3hoyrsMTlxRYKzRH9gLvYqzvEWDpaqdtz66L1F889SG+L2ws0LKAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 F402EUJqHb89hVOoDP7JllVnr+lRf6tsTcF2Utg7LJc/FVSZRsMwj4jsUr2hdJXM1Fo+vtrL5L1sa1n3HbU2Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 OTFxhfYtKSL4GIDacJdwr4rMNeNjzUeWueFEZ7mgEm2sFqe3VsQTMILmt0g5LCOZOskWkQPlvNhYLxK6BxWKBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 FmgO86eYzioKSx4PEE//JBFNEjMyB2SOsjOKHYxMScxPLFJZ7OjlLQvqY6I1YFZk7sBOYCk8fLxrKN28FxCJDw==

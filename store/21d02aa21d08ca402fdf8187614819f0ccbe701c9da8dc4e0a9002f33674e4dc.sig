@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 9E2ZJd24NqLGJuZQxRJUjSXdOWT7eEzhw+kh6WVsUkaQkGcOFeWHFGT9i0Uq1wsUE+xrNaAGkfuf6TaXbYXoBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 FWXe9zPZBcfu0U6ww0i6u38xke5RAI0IibPzkTCfCethvDfoIdfxURTSg4wy77Bgrx1pOum2Ims00DOUneLTCw==

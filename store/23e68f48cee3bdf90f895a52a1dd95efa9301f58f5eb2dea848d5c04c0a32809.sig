@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 753RlvZ4+JJsrDCN0nEdD5xSnq5iVvsdIerL8HasjX1upn6yq8EXr26VdelUYdEsMRWLrEOXsK0kvfLCFzH6Cw==

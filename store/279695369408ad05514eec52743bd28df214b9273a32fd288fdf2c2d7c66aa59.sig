@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 7OssBSRBo6yisqz1QKiFLlwJQMVVjDl81l0YkJ9eLR8+NgOUs8MM0yxZVdAVimfFw34jbpzmZlEaaroTJDTDBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 HRda3Qqb1kcF2uykTJ1pFwgF7nGuKHu4sUPlvglwgUNyGClMe278Enl/C3BJniczCbb8EOBX6+zkVfCzTGQ4Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 tsi8Omy/J763AJF770sYiWLOGyMrLrYv4j75mYFkfK+IgFXJtEqxRst2hQ4fy2U9aLplZnAImzuuLvyDcdPbDg==

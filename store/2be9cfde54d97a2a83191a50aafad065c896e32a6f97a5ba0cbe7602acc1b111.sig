@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 b8JX8ljVGIDWyfm/+UECJ86DwZgggoA2f9VArsZ7ZvFakmZiosx7wZVHAlIFyQbtTWn5HBwZ6i4KgYqhqaWMBA==

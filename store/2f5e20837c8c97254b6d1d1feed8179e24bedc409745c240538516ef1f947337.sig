@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 JTMcq6tUKOw5VXCPwrcI1MlCXH7NMMuAAMlRvr2k9jOHgfdu2sCSZsB5qm88B0v1jSWHCsfCsKiNDTCVi/MWBA==

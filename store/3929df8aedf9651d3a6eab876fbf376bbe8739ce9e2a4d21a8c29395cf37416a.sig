@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 qNklCEnqhsT5KWuxzFxFdVN9SnBqmezD+WXmHa9W3hDannERtF17K6HC7E90jy4mPz+n3BrB37/2M1DvdhuDCw==

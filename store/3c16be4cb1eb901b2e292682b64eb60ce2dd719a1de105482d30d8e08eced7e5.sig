@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 PkwxJZCXW5BQmMyJNbjXnWIZJH3vlUrxKUi3H8OaAuo+EObWgB57XLonwmYIBJFB7UKVb5tac4DZxIy19nYFBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 KR9bqMn/WJh+wvjUBkZAdSVWsStVGZpxIasCts59xn99UNgKF+CElBEVflwFBBtxB7XjJCJBynmx7WGsOGaoCQ==

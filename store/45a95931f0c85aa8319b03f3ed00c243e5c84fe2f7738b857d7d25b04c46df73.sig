@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 XAD9ozmiOtzoUOXZ1buZJaSucjQIiRuyVd5WEqI7LYgfsQxz+DF5k6lRWAsNNuay7CzTIIPUm/Dw4GVeZn4jBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 +JvRyUbHLE+knTwL3T1B8moYA1bO8f/uGASVGmj0cKyVt1oeieMkWBA1zmY3oeNgQufLVecWjOF1qnu1PHsRDw==

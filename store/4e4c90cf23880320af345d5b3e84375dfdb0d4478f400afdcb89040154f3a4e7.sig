@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 W6FVHq7695cdSNfi5mrYshzQnNqGNJfubXTqyqZ9vqwCR2+0Unt8GRqrAovgF347KxugXx27DyYNMOUTb17rCA==

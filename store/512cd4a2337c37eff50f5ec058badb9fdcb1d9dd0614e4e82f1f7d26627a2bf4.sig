@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 3/TiilhWhwDn7GQfwwPlJ5ebVnWFzVVsrpiowzxXHvV7hYzOV6XpylWUNTF8NCn4H1YbXnu2luHkMVtcwGifAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 9K0LtXtTYf/axBhMbxpTfSckLRl3UUcF0SAEX3LXHHhEmaVX183ch0x/pfH8XPpdGzbk6T6MHi1p96JrqOieAg==

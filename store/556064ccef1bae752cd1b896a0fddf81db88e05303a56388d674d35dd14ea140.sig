@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 Iz1Qcgn865C2QLuxpQIF6UIcgpoXCHHLuIRCJ35YAtyP8r+raUov6SVVuHqSx8ULmWdfJO6ZRbFvw5uFO29MBg==

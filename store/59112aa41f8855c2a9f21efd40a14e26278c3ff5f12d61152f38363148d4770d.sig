@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 udFJAgWIGHyYq9hWtYar7w7dwBrxviaZ17xihcUaxvheGmFunyLQNm5dV5aFY1XWv5/m2p9YIx7pIuSL6sgHBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 NmpURV4T8ve7NhReRnaYymq7PgqWEag8XY7Y/KctbRpsm3cHi9ge2CEyxkCXF5EDsHS9Wj1XytU/LRBbz8tWDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 6oZeoHcqrUtCLORm7+jWG+HqIwZMxqMpN45dIlpHy0AqFuD3V5wGkTJDTbJREHMXpOr302xX4h2d9KtAzTpKBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 KGYy8HMBr58hRwnfORUFxD3dYjvC7pNhi67mLmnHLynEO1rf6JKtA2dkPyMp4mK7mYXlq/CS7UAZj7EiIM/1CQ==

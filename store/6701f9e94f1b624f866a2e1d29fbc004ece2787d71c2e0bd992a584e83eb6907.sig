@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 QXNgrXvwpFHtzU96ExtrTv7HRyM8Ytb9dXjgiETrbmXdQLe10uNj2xHoRR0O2OrKFZh3q4K2fYaXEenzCgb+CQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 mkC/iv5ftN1wvdRn6gNLHFepTOzmzmn298RCyaXig/s1j3loePYn7acAIOUJALgbTzJBhG/Wki3NyKsSAyluCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 61RouwQhW7WYs6YkksZ7SK9DmFjfS5a4VYgoPsoSeqU8CxtWVm7KD+uxz5m7v0c80zNICZ7f8WE4ysZZIMmyAg==

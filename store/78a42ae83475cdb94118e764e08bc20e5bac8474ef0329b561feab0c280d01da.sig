@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 qbJ1NTRNBw+IdTrqni0KLLZk2QtGrJJrr6AAwW689nDNC0T8RBppm8fnGQBKkQ2y4MzPjwIYxQlkKGGTM1DxBg==

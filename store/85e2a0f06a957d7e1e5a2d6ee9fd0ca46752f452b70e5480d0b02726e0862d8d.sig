@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 ppqv8dfKAQ89xXaU8LfN4RwmUeXmjB7gki6/lBUxt1Hdj6kylWHTflOI3iNwNuVD56xSEOIneFczd6MGkZjxDQ==

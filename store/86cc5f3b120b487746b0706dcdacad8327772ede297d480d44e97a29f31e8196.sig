@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 F3RRmFGnOpFMShfm6vBIsoW2yPiHbaSuuNNcL+V8vqVr+tns96DLgf383nMcjifm33hW4xeakD3G3hlU3JHXCw==

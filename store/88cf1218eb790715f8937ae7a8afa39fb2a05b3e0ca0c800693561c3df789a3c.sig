@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 C/kWbtVeN4eYW0EYBH1iHgTLNYv+rWga0C3epDSZJqgOKovr4uH9/Q1gtIKg3w8B2W9duprIP1BCB7wQK9qiCg==

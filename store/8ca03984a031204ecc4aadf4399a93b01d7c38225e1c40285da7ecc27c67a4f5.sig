@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 XfV9ezSzeAD6bLyHZKyPu+/wSuhIY1yKbWFDMHJvir643ohYHXhKKlX+RVuqmmX8HuIUcUIyeMvp4WfLxxB0Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 9TXpMuVzU4QgWUPbQlvInj8NJQx8uAPlJDZhsfj8nlQdQ2v4oxtIptN0o1FY7HQKrEspbzZr0H8UZ50+UaGBBA==

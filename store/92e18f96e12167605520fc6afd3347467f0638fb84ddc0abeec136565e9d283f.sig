@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 tK5rUUkfGzFFR6KYb+dXczZzru9SyH4orvRd3OFtyScpLKAtqjrSluFru9RJnEi9zBPG206lbrgxFXOSo3gMBQ==

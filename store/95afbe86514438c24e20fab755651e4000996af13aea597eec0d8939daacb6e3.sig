@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 2g0WD8CZz2LgCMtXp/w3lT7tkX03ukjbzMoaNDjvw49K+gNtUfUb47Yo7l2+nF5nMYRvJdCHrNhgPCWdUxWpDA==

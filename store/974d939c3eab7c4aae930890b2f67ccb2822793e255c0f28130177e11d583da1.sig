@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 rR6RiUjx5nsTeC/gZji6t4aEdla4xOnHNtB4u78tSN3GVZIAnjWqssj8q4Q88dwamrUNaTHT8VSecSWD3lxpBw==

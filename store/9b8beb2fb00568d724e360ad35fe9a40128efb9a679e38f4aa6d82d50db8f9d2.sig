@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 pvjlB5/MC9ZW5FUMlrjKyDpNFlRyGlp8sEbvJHGEcJPSd0XsBjL0cprQ6kyUIj1fDdWkh/8Ym1r90quJuGahBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 iKwOPNJAJ6/UENoMd9yUY90wD9QBElp6Z1M+Z2odQ7ZladA6CtuADDiqpoVFnIfIh8Pr9AfClxfaf2t/qP1eCA==

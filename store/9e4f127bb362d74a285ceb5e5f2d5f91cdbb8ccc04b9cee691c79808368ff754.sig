@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 /fbLANNmTg9rV3UwQxFXSkSOfh7a9uTRBTZkivjf440N/aZrD5uc78jen30E6qIdeHXsgQj4w3o1K/Sk25ygCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 w4MXi312T32LkwHpJODpDpvpqObkyaBaKQy1cA0EuXsozGbKKCPdTOvL24/vgn6R5HMuO4RmVNJNEsc4v4S6AA==

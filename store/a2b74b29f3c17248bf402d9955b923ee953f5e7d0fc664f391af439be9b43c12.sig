@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 7pZ5ybVkW4Mf1GRvRgN1sD8wisrELCTlC9deIH39fv2SWP4cp8nVYqXc3t+KWGG39Lnko4XiOTDwQpxLS5LjDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 1hsyqXhGXtkS7JwO4uog6lXUQa/WQ05cWE/s8bqsqTwp8ksQEmgLYouNfNhkhqP4wsajy/VNhSBq3KybfhzjDQ==

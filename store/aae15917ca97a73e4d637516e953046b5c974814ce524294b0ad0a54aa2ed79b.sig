@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 oDDynDtRyXw61yvM25OGHG/8SP6CS7fTSVwR1zEcSEdA3uXBVtDxgKn15AHbc2jrAbgLlOKEVIzopMrWy8jAAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 C656Y/5nFeYG+DtDJBW9g0kUdhKNIisOkoEz5Vg5qK8c6nlyQzU9XHmjGeY2x1rCKnbYrKIb+didC3ESCVfZCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 xGi4C5+mjhFygZSQaexvtJhPppX3njxLbmsUvUtgwPUTrcYbjB+4tsk375JeNM8QVboKbtU7Ym56WWxYCtAMDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 TfCrFS64aku9iUmSApt5P9RLIDjvtNxRqTcBk6JlnEslYdu2W6UwL8HCISphd9d2w9sWlAkQdHgxiOLWVhxyAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 Cfma7ypEHbvUBQ5YFlYyj4JNy8vsLxWXjTjdTDn/7vNQxzMNpffcTqscDi2pLMFPjnC2OVmmUa4xjcHNNjEuDA==

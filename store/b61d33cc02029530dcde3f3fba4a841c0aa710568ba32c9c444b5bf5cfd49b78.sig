@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 bRdKUzQ13jDw6c4zEfndcukmEzvTEiijYXw/FGiunlFl1UH9bh+zjRRk64gA7Nxv7YWUFsyPmSFnmhbPiVbJBA==

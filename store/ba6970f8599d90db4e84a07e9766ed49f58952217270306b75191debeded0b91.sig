@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 6byNexyW2gPrm0UTgjbtW6x8vsIHmhKCrhGfmzo1s9n5AneNJfp4pLV5Aj5DSS/DnC0olikjsVcet2leydMlAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 RfHj23rqHBVMy/9M2SPZAQ0qmPbfCVKB8cDqDybbIE1Vjmm8mRvUUh0o+7hanTRatyiPeJaKB/1FsuzSvKT2CQ==

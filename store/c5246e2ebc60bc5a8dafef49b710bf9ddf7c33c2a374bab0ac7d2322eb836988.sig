@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 GI5VmHpos/Y9nhYyq4Y+RiVgPz6LkGfHiRM1Sv4VGgo9We4cRIVTDGhAOaVnDupPkJquXdyY8u+gRWwAabObBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 fg7LJzuZ2S/meNK7l/dWF2gTiu7oSouqnS4xpa0kM7CUbDkZTGoAnI8nQUeudQhrXAynzmUd3Yqe6w59skpGDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 z8M8bxUHX/AqS0CIeC37r0Twdvz+U8RG7WYcNoNuQPbA2gAA0i3bgPZA3rEOOsG5Vru+tnx7BVeJchsIoKKeAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 TQGErrVhNXIpqvtj7cRnqNOO7Wo4KbeaQKoV/qh7M7gaflejuffMv1OqX+gCGNCWlVE19VxFS8K7YTggbKVyBQ==

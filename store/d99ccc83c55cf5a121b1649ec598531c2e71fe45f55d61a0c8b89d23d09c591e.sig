@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 4QiQAPgqHsHpxuutj1pL57kJH8eSmnnBEXYd6ecABdimuvm+umNVv8mD9QY5pXyrYJRrOxs6PWTSBrs49bBJAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 nTYEvjkCfh+OEGg4aGLejZOThCD6XD2kTOH2Slky7ylfs4siSdNlJARNCj2jMYYkyvS7EgkVp+ih6ysI6+mOCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 AURjJ6fKHExI0/e+Rg5JOKkXuAQb2FggJ2acWEs9iZ578H3g9pcpbSCkUoFulf4evOD8l7KEW9sJnSifFQihAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 7/0WMVVDwdROwa+rIflVyS1BgFOGpTVuNP5zjhllh06LgRBZUDm5a7cCUcnfy8KYODHS2UANb5U2ttwoJQ/wBg==

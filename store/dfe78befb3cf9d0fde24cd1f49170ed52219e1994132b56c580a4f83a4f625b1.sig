@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 CqXemhXQCbEWNIfpQLlI0lzRA5C7ld4RnNfQ4aZsSiZ8k7PKOlV6RZymnonJnAj0NXcXNmCzZkdcmlN+D+HPDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 TcTwdJlNffMtwpx092GhgkuCQO5f1rYJNYTCEYyaTrL2mMBGeXgUGwWGHrIwJklI2G7TbvSmMNlrv2DRO8jrCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 cvtb5aOhgLlH81PcRS6wJvFQSGEHYj6FY+ZZI3XC2EDaph9YVlZqHkFz1i7OSgP4W45vjO5EfmnN3p0abYfTAg==

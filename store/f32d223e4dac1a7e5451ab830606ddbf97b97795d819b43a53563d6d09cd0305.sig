@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 KRgalPq7JW2kZbPnouBC1NR8xCVHVx6rHfpeZmK07rTOnhjkD6v646B3txx7UUHUBvOosbanwz6+kVD1OE3ADA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 9gw4JGQKlLX81/0htnHJkp7AAh/LEbBRx6NLE1pQsNZjq7rCbhiuF2iflfvNPHPLtlcKyrtqldmalcG8Y9w5CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-e6 J6yVGDIWTzw3ttHlwZT5KoFI+4xO0PU5oXdpDVLkAdhGtLWfcJXmFgIRstBggbcNXvKVftKgIVCgdjQRsp5ICA==
