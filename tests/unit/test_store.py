@@ -52,6 +52,17 @@ def test_audit_comparison_is_exact_or_within_tolerance(tmp_path):
     assert not audit.compare(tmp_path / "d.parquet", tmp_path / "a.parquet")[3]
 
 
+def test_kernel_flags_are_read_on_x86_and_on_arm(monkeypatch):
+    """An ARM CPU lists its features as "Features": read as nothing before, so two ARM
+    machines with and without SVE or bf16 looked like one kernel class."""
+    x86 = "processor : 0\nflags\t\t: fpu sse avx2 fma avx512f avx512_bf16\n"
+    arm = "processor : 0\nFeatures\t: fp asimd sve sve2 bf16 i8mm\nCPU part\t: 0xd4f\n"
+    monkeypatch.setattr(job_record, "_cpuinfo", lambda: x86)
+    assert job_record.kernel_flags() == ["avx2", "fma", "avx512f", "avx512_bf16"]
+    monkeypatch.setattr(job_record, "_cpuinfo", lambda: arm)
+    assert job_record.kernel_flags() == ["asimd", "sve", "sve2", "bf16", "i8mm"]
+
+
 def test_every_command_module_has_a_summary_arguments_and_run():
     from importlib import import_module
 

@@ -396,7 +396,7 @@ def lm_seed_metrics(metrics: pd.DataFrame, root: str | os.PathLike[str] = NOTES
         if {"corpus", "d_model", "val_loss"} <= set(frame.columns) and \
                 frame["corpus"].iloc[0] == corpus and int(frame["d_model"].iloc[0]) == d_model:
             rows.append(frame)
-    return pd.concat(rows, ignore_index=True)
+    return pd.concat(rows or [metrics], ignore_index=True)  # none noted: the cell alone
 
 
 def draw(candidates: dict[str, dict], count: int, seed: int,

@@ -47,11 +47,14 @@ from typing import Any
 
 from entropic_bound.plumbing.atomic import write_json
 
-# CPU flags (as /proc/cpuinfo spells them) that select different kernels in torch and numpy
-KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16")
-# environment variables that override those choices (some machines set OPENBLAS_CORETYPE)
-KERNEL_ENV = ("ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES",
-              "NPY_ENABLE_CPU_FEATURES")
+# CPU flags (as /proc/cpuinfo spells them: x86's "flags", ARM's "Features") that select
+# different kernels in torch and numpy (ARM: NEON, SVE, and native bf16 and int8 products)
+KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16",
+                "asimd", "sve", "sve2", "bf16", "i8mm")
+# environment variables that override those choices (some machines set OPENBLAS_CORETYPE;
+# ONEDNN_MAX_CPU_ISA caps the bf16 products of E6's training)
+KERNEL_ENV = ("ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE", "ONEDNN_MAX_CPU_ISA",
+              "NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES")
 # the distributions whose versions every record names (and a run compares with its entries')
 VERSIONED = ("torch", "numpy", "scipy")
 # what torch.__config__.show() says of the builds of its CPU kernels
@@ -89,7 +92,7 @@ def _cpuinfo() -> str:
 def kernel_flags() -> list[str]:
     """The :data:`KERNEL_FLAGS` this CPU has."""
     flags = next((line.split(":", 1)[1].split() for line in _cpuinfo().splitlines()
-                  if line.startswith("flags")), [])
+                  if line.startswith(("flags", "Features"))), [])
     return [f for f in KERNEL_FLAGS if f in flags]
 
 
