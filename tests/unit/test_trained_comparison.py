@@ -12,10 +12,10 @@ import pytest
 from entropic_bound.plumbing.trained_comparison import (
     LOSS_FLOORS,
     OPERATOR_RTOL,
-    SEED_SDS,
     compare_lm_metrics,
     compare_metrics,
     compare_operators,
+    draw_bound,
     operators,
     relative_frobenius,
 )
@@ -44,7 +44,7 @@ def test_a_five_percent_change_of_one_factor_differs():
     w = student(rng)
     planted = {**w, "recovery_r3_WQ": w["recovery_r3_WQ"] * 1.05}
     result = compare_operators(planted, w, "weights")
-    assert not result.agrees and result.where == "weights:recovery_r3_WQWK^T"
+    assert not result.agrees and result.where == "weights:recovery_r3_WQWK^T (identified part)"
     assert result.margin == pytest.approx(0.05 / OPERATOR_RTOL, rel=1e-9)
 
 
@@ -103,4 +103,36 @@ def test_e6_losses_are_judged_against_the_seeds_spread():
     result = compare_lm_metrics(other_corpus, stored, seeds, "metrics")
     assert not result.agrees and "val_loss" in result.where
     sd = float(np.std(seeds["val_loss"], ddof=1))
-    assert result.margin == pytest.approx((1.576 - 0.46) / (SEED_SDS * sd))
+    assert result.margin == pytest.approx((1.576 - 0.46) / (draw_bound(5) * sd))
+
+
+def test_two_draws_may_differ_by_the_t_prediction_bound_of_their_difference():
+    """t_{n-1}(0.975) sqrt 2: 3.93 seed sd from five seeds, 12.7 * 1.41 from two, and
+    nothing to judge by from one (a loss that moved at all then differs)."""
+    assert draw_bound(5) == pytest.approx(2.776445 * np.sqrt(2), rel=1e-5)
+    assert draw_bound(2) == pytest.approx(12.706205 * np.sqrt(2), rel=1e-5)
+    assert draw_bound(1) == np.inf
+    one = pd.DataFrame({"val_loss": [1.5], "best_select_loss": [2.0]})
+    assert not compare_lm_metrics(one + 0.01, one, one, "metrics").agrees
+
+
+def test_an_overparameterised_kernel_is_compared_where_the_data_identifies_it():
+    """A rank-3 signal in a 10 x 10 kernel with a noise fit in its other directions: another
+    machine's noise fit (a new draw at that scale) agrees, a 5 % change of the signal does not;
+    the same change of the noise fit in a kernel at r* (no over-parameterisation) is judged
+    whole, as before."""
+    rng = np.random.default_rng(3)
+    signal = rng.standard_normal((10, 3)) @ rng.standard_normal((3, 10))
+    noise = lambda: 0.06 * rng.standard_normal((10, 10))  # noqa: E731
+    stored = {"B1c_overparam_r10_K": signal + noise(), "B1c_overparam_r10_V": np.eye(10)}
+    machine = {**stored, "B1c_overparam_r10_K": signal + noise()}
+    whole = np.linalg.norm(machine["B1c_overparam_r10_K"] - stored["B1c_overparam_r10_K"]) \
+        / np.linalg.norm(stored["B1c_overparam_r10_K"])
+    assert whole > OPERATOR_RTOL  # judged whole, the noise fit alone would differ
+    judged = compare_operators(machine, stored, "weights")
+    assert judged.agrees and "identified part" in judged.where
+    planted = {**stored, "B1c_overparam_r10_K": 1.05 * signal + noise()}
+    assert not compare_operators(planted, stored, "weights").agrees
+    at_r_star = {k.replace("overparam", "at_r_star"): v for k, v in stored.items()}
+    moved = {k.replace("overparam", "at_r_star"): v for k, v in machine.items()}
+    assert not compare_operators(moved, at_r_star, "weights").agrees
