@@ -203,3 +203,27 @@ def test_the_audit_draws_within_its_budget_cheapest_experiments_first(tmp_path):
     assert sorted(k[:2] for k in chosen) == ["e1", "e3", "e6"] and left_out == []
     assert audit.draw(candidates, 1, seed=3, per_experiment=True, budget_seconds=1)[1] == [
         "e1", "e3", "e6"]
+
+
+def test_the_audits_budget_is_this_machines_seconds(tmp_path, monkeypatch):
+    """A machine twice as slow as the recording one (by the calibration probe) buys half the
+    recorded job time: within 200 of its seconds, 100 recorded, E6's 700 s entries are left
+    out; the probe itself is timed, not assumed."""
+    from entropic_bound.plumbing import calibration
+
+    seen = {}
+
+    def draw(candidates, count, seed, per_experiment, budget):
+        seen["budget"] = budget
+        return [], []
+
+    monkeypatch.setattr(audit, "draw", draw)
+    monkeypatch.setattr(audit, "notes", lambda root: [])
+    audit.audit(tmp_path, 1, 0, per_experiment=True, budget_seconds=200, speed=2.0)
+    assert seen["budget"] == 100
+    audit.audit(tmp_path, 1, 0, per_experiment=True, budget_seconds=200)
+    assert seen["budget"] == 200  # no calibration: recorded seconds
+    monkeypatch.setattr(calibration, "probe_seconds", lambda: 2 * calibration.REFERENCE_SECONDS)
+    assert calibration.speed_ratio() == 2.0
+    monkeypatch.undo()
+    assert 0 < calibration.probe_seconds(rounds=1) < 30

@@ -52,9 +52,11 @@ from entropic_bound.plumbing.atomic import write_json
 KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16", "amx_bf16",
                 "asimd", "sve", "sve2", "bf16", "i8mm")
 # environment variables that override those choices (some machines set OPENBLAS_CORETYPE;
-# ONEDNN_MAX_CPU_ISA caps the bf16 products of E6's training)
+# ONEDNN_MAX_CPU_ISA caps the bf16 products of E6's training, MKL_ENABLE_INSTRUCTIONS and
+# MKL_CBWR torch's float32 products where its build is MKL's)
 KERNEL_ENV = ("ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE", "ONEDNN_MAX_CPU_ISA",
-              "NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES")
+              "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR", "NPY_DISABLE_CPU_FEATURES",
+              "NPY_ENABLE_CPU_FEATURES")
 # the distributions whose versions every record names (and a run compares with its entries')
 VERSIONED = ("torch", "numpy", "scipy")
 # what torch.__config__.show() says of the builds of its CPU kernels
