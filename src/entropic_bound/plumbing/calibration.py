@@ -8,12 +8,15 @@ float64 SVDs, as the estimators and measures run them) and divides by the same p
 the machine that computed the published store (:data:`REFERENCE_SECONDS`); a recorded cost
 times that ratio is this machine's expected cost. One ratio for every job is an approximation
 (a CPU without native bf16 slows E6 training more than the rest: the probe's bf16 half carries
-that), measured in docs/performance.md ("The audit's budget").
+that), measured in docs/performance.md ("The audit's budget"). The ratio is rounded to
+half-octave steps (..., 0.71, 1, 1.41, 2, ...): the probe varies by ~10 % between runs on one
+quiet machine, and an unrounded ratio drew other entries on the same machine from run to run.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 
 import numpy as np
@@ -74,12 +77,17 @@ def probe_seconds(rounds: int = 3) -> float:
         torch.set_num_threads(threads)
 
 
+def half_octave(ratio: float) -> float:
+    """``ratio`` rounded to the nearest power of sqrt(2)."""
+    return float(2.0 ** (round(2 * math.log2(ratio)) / 2))
+
+
 def speed_ratio() -> float:
     """This machine's seconds per recorded second: the probe here over
-    :data:`REFERENCE_SECONDS`, logged."""
+    :data:`REFERENCE_SECONDS`, rounded by :func:`half_octave`, logged."""
     here = probe_seconds()
-    ratio = here / REFERENCE_SECONDS
+    ratio = half_octave(here / REFERENCE_SECONDS)
     log.info("calibration: the probe took %.2f s here against %.2f s on the machine that "
-             "recorded the store (%s): this machine's cost is %.2f x a recorded cost",
-             here, REFERENCE_SECONDS, REFERENCE_MACHINE, ratio)
+             "recorded the store (%s): this machine's cost is %.2f x a recorded cost (rounded "
+             "to half octaves)", here, REFERENCE_SECONDS, REFERENCE_MACHINE, ratio)
     return ratio
