@@ -105,6 +105,8 @@ rule audit_store:
         "results/benchmarks/audit_store.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    # each recomputation is a one-thread process of its own: as many at once as cores
+    threads: workflow.cores
     params:
         per_experiment=config["audit"]["per_experiment"],
         seed=config["audit"]["seed"],
@@ -112,7 +114,7 @@ rule audit_store:
         evidence=EVIDENCE_PARAMS,
     shell:
         "entropic-bound audit {params.per_experiment} --per-experiment --seed {params.seed}"
-        " --budget-seconds {params.budget} --params {params.evidence:q}"
+        " --budget-seconds {params.budget} --jobs {threads} --params {params.evidence:q}"
         + EVIDENCE_ARGS
         + " --out {output} --exit-zero > {log} 2>&1"
 

@@ -17,9 +17,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keys", nargs="+", default=None, metavar="KEY",
                    help="audit these entries (key prefixes) instead of a random draw")
     p.add_argument("--budget-seconds", type=float, default=None, metavar="S",
-                   help="with --per-experiment: draw within S seconds of recorded job time, "
-                        "experiments cheapest first; one that does not fit is left out")
+                   help="with --per-experiment: draw within S seconds of this machine's job "
+                        "time (a calibration probe converts it to recorded time), experiments "
+                        "cheapest first; one that does not fit is left out")
     p.add_argument("--seed", type=int, default=0, help="seed of the draw (printed)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="recompute N entries at once (each with its job's own thread counts)")
     p.add_argument("--notes", default="results/jobs",
                    help="this run's notes of its jobs (written by the store's wrapper)")
     p.add_argument("--out", default=None, help="also write the outcomes as parquet")
@@ -53,7 +56,8 @@ def run(a: argparse.Namespace) -> None:
         speed = speed_ratio()
     outcomes, left_out = audit(a.notes, a.count, a.seed, keys=a.keys,
                                per_experiment=a.per_experiment,
-                               budget_seconds=a.budget_seconds, speed=speed, check=check)
+                               budget_seconds=a.budget_seconds, speed=speed, check=check,
+                               jobs=a.jobs)
     if not outcomes:
         line = (f"audit: no stored job of this run noted in {a.notes}"
                 + (f" whose entry starts with {' or '.join(a.keys)}" if a.keys else "")

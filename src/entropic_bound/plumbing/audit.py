@@ -48,6 +48,7 @@ import random
 import re
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -463,12 +464,13 @@ VerdictCheck = Callable[[list[str], dict[str, str], Path], tuple[str, int]]
 def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
           workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
           per_experiment: bool = False, budget_seconds: float | None = None,
-          speed: float | None = None,
-          check: VerdictCheck | None = None) -> tuple[list[Outcome], list[str]]:
+          speed: float | None = None, check: VerdictCheck | None = None,
+          jobs: int = 1) -> tuple[list[Outcome], list[str]]:
     """Recompute ``count`` entries of this run's noted stored jobs (of each experiment's, with
     ``per_experiment``, within ``budget_seconds`` where given: of this machine's time where
     ``speed`` says how many of its seconds a recorded second costs
-    (:mod:`entropic_bound.plumbing.calibration`), else of recorded time), drawn by
+    (:mod:`entropic_bound.plumbing.calibration`), else of recorded time; ``jobs`` recomputed at
+    once), drawn by
     :func:`draw`, or the entries whose keys start with one of ``keys``, and compare each with
     the store (see the module's doc); with ``check``, run the verdict check on each recomputed
     entry. Returns the outcomes and the experiments left out."""
@@ -489,9 +491,13 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
-        for key in chosen:
+        # each recomputation is a process of its own with the job's thread counts: ``jobs``
+        # of them at once; the verdict checks (in this process) one after another
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            done = list(pool.map(lambda key: audit_entry(candidates[key], Path(workdir),
+                                                         Path(tmp) / key[:12]), chosen))
+        for key, (outcome, recomputed) in zip(chosen, done, strict=True):
             scratch = Path(tmp) / key[:12]
-            outcome, recomputed = audit_entry(candidates[key], Path(workdir), scratch)
             if check is not None and recomputed:
                 outcome.verdict_check, outcome.verdicts_moved = check(
                     candidates[key]["argv"], recomputed, scratch / "readers")
