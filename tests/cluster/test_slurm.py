@@ -104,11 +104,19 @@ def results(workdir: Path) -> dict[str, int]:
 
 
 def planned_outputs(workdir: Path, env: dict) -> set[str]:
-    """Output and benchmark files of the jobs a dry run of the same command would (re)run."""
+    """Output and benchmark files of the jobs a dry run of the same command would (re)run,
+    and the store's note of each (a job the interruption cancelled after its wrapper noted it
+    runs again and notes again: results/jobs/, entropic_bound.store.notes)."""
+    from entropic_bound.store.notes import note_path
+
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", *SLURM], cwd=workdir,
                          env=env, capture_output=True, text=True, check=True).stdout
-    return {f.strip() for line in re.findall(r"^\s*(?:output|benchmark): (.*)$", out, re.M)
-            for f in line.split(",")}
+    jobs = [[f.strip() for f in line.split(",")]
+            for line in re.findall(r"^\s*output: (.*)$", out, re.M)]
+    files = {f.strip() for line in re.findall(r"^\s*(?:output|benchmark): (.*)$", out, re.M)
+             for f in line.split(",")}
+    return files | {str(note_path({str(i): f for i, f in enumerate(outputs)}, "results/jobs"))
+                    for outputs in jobs}
 
 
 def submissions(workdir: Path) -> int:
