@@ -218,6 +218,7 @@ def read_ranks(a: dict[str, np.ndarray], b: dict[str, np.ndarray],
         b[column] = b[column].astype(float, copy=True)
         b[column][row] = a[column][row]
 
+    others = [c for c in a if rank_bands.kind_of(c) is None and comparable(c)]
     for column in sorted(c for c in a if rank_bands.kind_of(c) and comparable(c)):
         kind = rank_bands.kind_of(column)
         ours, theirs = a[column].astype(float), b[column].astype(float)
@@ -229,7 +230,7 @@ def read_ranks(a: dict[str, np.ndarray], b: dict[str, np.ndarray],
                 continue
             found.moved += 1
             judge(column, row)
-            for other in [c for c in a if rank_bands.kind_of(c) is None and comparable(c)]:
+            for other in others:
                 if a[other][row] == mine and b[other][row] == stored:
                     judge(other, row)
     if not (set(rank_bands.MARGINS) <= set(a) and comparable("numerical_rank")
@@ -273,13 +274,14 @@ def compare(ours: Path, stored: Path, bands: list[rank_bands.Band] | None = None
     worst_abs = worst_rel = judged_rel = 0.0
     exact, close, at = True, not ranks.beyond, ""
     for name in sorted(a):
-        d_abs, d_rel, same, _ = _pairs(a[name], b[name])
+        d_abs, d_rel, same, near = _pairs(a[name], b[name])
         if d_rel > worst_rel or (d_abs > worst_abs and not at):
             at = f"{stored.name}:{name}"
         worst_abs, worst_rel = max(worst_abs, d_abs), max(worst_rel, d_rel)
         exact &= same
-        _, j_rel, _, near = _pairs(a[name], judged[name])
-        judged_rel, close = max(judged_rel, j_rel), close and near
+        if judged[name] is not b[name]:  # a rank (or a value read at it) judged by its band
+            _, d_rel, _, near = _pairs(a[name], judged[name])
+        judged_rel, close = max(judged_rel, d_rel), close and near
     notes = [at] if at else []
     notes += ranks.beyond[:3]
     if ranks.moved:

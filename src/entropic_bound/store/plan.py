@@ -99,10 +99,10 @@ class Plan:
         """A predicted input digest (:class:`UnknownInput` where it cannot be known)."""
         job = self.maker.get(path)
         if job is None:
-            read = self.tree / path if (self.tree / path).is_file() else Path(path)
-            if not read.is_file():
-                raise UnknownInput(path)
             if path not in self._digests:
+                read = self.tree / path if (self.tree / path).is_file() else Path(path)
+                if not read.is_file():
+                    raise UnknownInput(path)
                 self._digests[path] = file_digest(read)
             return self._digests[path]
         key = self.key(job)
