@@ -270,25 +270,58 @@ def test_editing_the_fetch_code_plans_nothing(quick_run):
     assert not {"fetch_corpus", "tokenize_corpus", "train_lm_cells"} & set(jobs), jobs
 
 
-def test_every_rule_declares_the_import_closure_of_the_command_it_runs(quick_run):
-    """From Snakemake's own view of the DAG: each job's src/ inputs are exactly the modules
-    `entropic-bound <command>` executes, so no edit can leave a stale result."""
+def rule_blocks(out: str) -> list[tuple[str, str]]:
+    """(rule, text) of each job of a dry run's output (``-p`` adds the shell command)."""
+    return re.findall(r"^rule (\w+):\n(.*?)(?=^rule |^Job stats|\Z)", out, re.M | re.S)
+
+
+def test_every_stored_job_keys_the_import_closure_of_the_command_it_runs(quick_run):
+    """From Snakemake's own view of the DAG: each stored job's manifest (the wrapper's first
+    word) lists as its `code` exactly the modules `entropic-bound <command>` executes, which its
+    store key reads, so no edit can leave a stale entry."""
     from entropic_bound.plumbing.code_inputs import command_sources
+    from entropic_bound.store.plan import wrapped
 
     out = snakemake(quick_run, "-n", "--forceall", "-p", *QUICK).stdout
     checked = set()
-    for rule, body in re.findall(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", out, re.M | re.S):
-        command = re.search(r"entropic-bound ([a-z0-9-]+)", body)
-        if not command:
+    for rule, body in rule_blocks(out):
+        shell = next((line.strip() for line in body.splitlines()
+                      if line.strip().startswith("entropic-bound-store ")), None)
+        if shell is None:
             continue
-        listed = re.search(r"^\s*input: (.*)$", body, re.M)  # fetch_corpus has no input
-        inputs = listed.group(1).split(", ") if listed else []
-        declared = sorted(f for f in inputs if f.startswith("src/") and f.endswith(".py"))
+        manifest, argv = wrapped(shell)
         # the fetch's text is pinned by its sha256, which keys everything downstream instead
-        expected = [] if rule == "fetch_corpus" else command_sources(command.group(1))
-        assert declared == expected, rule
+        expected = [] if rule == "fetch_corpus" else command_sources(argv[1])
+        assert manifest["inputs"].get("code", []) == expected, rule
         checked.add(rule)
-    assert len(checked) == 21  # every rule but `all` runs one command
+    assert len(checked) == 12  # every stored rule
+
+
+def test_an_edit_reruns_exactly_the_rules_that_execute_the_edited_file(quick_run):
+    """Each rule's `code` param is the digest of its command's import closure; Snakemake's
+    params trigger compares it. Editing a module shared by some commands invalidates (reason
+    "Params have changed") the jobs of exactly the rules whose command imports it; the jobs
+    below them rerun because their inputs will change, the rest not at all."""
+    from entropic_bound.plumbing.code_inputs import command_sources
+
+    edited = "src/entropic_bound/measures/spectra.py"
+    path = quick_run / edited
+    original = path.read_text()
+    try:
+        path.write_text(original + "\n")
+        out = snakemake(quick_run, "-n", "-p", *QUICK).stdout
+        commands = {rule: re.search(r"entropic-bound ([a-z0-9-]+) ", body).group(1)
+                    for rule, body in rule_blocks(
+                        snakemake(quick_run, "-n", "--forceall", "-p", *QUICK).stdout)
+                    if re.search(r"entropic-bound ([a-z0-9-]+) ", body)}
+    finally:
+        path.write_text(original)
+    invalidated = {rule for rule, body in rule_blocks(out)
+                   if "Params have changed since last execution" in body}
+    expected = {rule for rule, command in commands.items()
+                if rule != "fetch_corpus" and edited in command_sources(command)}
+    assert invalidated == expected
+    assert "train_grid_cells" not in expected and "measure_grid_cells" in expected
 
 
 def test_memory_is_declared_from_the_dataset_size(quick_run):

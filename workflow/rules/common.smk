@@ -1,11 +1,12 @@
 import json
 import os
+import re
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from entropic_bound.plumbing.code_inputs import command_sources
+from entropic_bound.plumbing.code_inputs import closure_digest, command_sources, remember_imports
 from entropic_bound.plumbing.settings import (
     check_meaningful,
     check_profile_overlay,
@@ -17,6 +18,10 @@ from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.store.files import unusable as store_unusable
 from entropic_bound.store.manifest import render as render_manifest
 from entropic_bound.plumbing.device import resolve_device
+
+# What each library module imports, kept between loads (by each file's sha256): deriving the
+# rules' code parses only what changed since (the Snakefile saves it after the last rule).
+remember_imports(".snakemake/entropic-bound-imports.json")  # beside Snakemake's own state
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).
@@ -54,16 +59,21 @@ STORE = os.path.abspath(config["store"])
 if store_unusable(STORE):
     raise WorkflowError(f"config store={config['store']}: {store_unusable(STORE)}")
 STORE_RUN = "entropic-bound-store {params.store:q} -- "
+COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+) ")  # the library command a shell runs
 
 
-def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, **params):
+def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, code=True, **params):
     """The params of a job that goes through the store: `params` as given (values, or
-    functions of the wildcards) and `store`, the job's manifest (entropic_bound.store.manifest):
-    `command` is the rule's shell command after STORE_RUN, as written; `keyed` maps an input
-    name to a function of the wildcards giving the manifest of the job that made it (an input
-    keyed by its job); `expect` is a function of the wildcards giving the sha256 that outputs
-    must have (a fetched entry whose output differs is set aside); `keep` is what the store
-    keeps (entry, realisation or note)."""
+    functions of the wildcards), `store`, the job's manifest (entropic_bound.store.manifest),
+    and `code` (code_digest of the library command `command` runs; not in the manifest, whose
+    `code` input lists the files themselves). `command` is the rule's shell command after
+    STORE_RUN, as written; `keyed` maps an input name to a function of the wildcards giving the
+    manifest of the job that made it (an input keyed by its job); `expect` is a function of the
+    wildcards giving the sha256 that outputs must have (a fetched entry whose output differs is
+    set aside); `keep` is what the store keeps (entry, realisation or note); `code=False`: the
+    job's code is no input (a corpus text, pinned by its sha256)."""
+    library = COMMAND.match(command).group(1) if code else None
+    sources = {"code": lib(library)} if code else {}
 
     # the store as the config names it (relative to the workflow's directory, where every job
     # runs), so that moving a checkout changes no param and reruns no job
@@ -74,13 +84,13 @@ def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, **p
             config["store"],
             command,
             {n: v(wildcards) if callable(v) else v for n, v in params.items()},
-            {n: [v] if isinstance(v, str) else list(v) for n, v in input.items()},
+            {**{n: [v] if isinstance(v, str) else list(v) for n, v in input.items()}, **sources},
             dict(output.items()),
             {n: job(wildcards) for n, job in (keyed or {}).items()},
             expect(wildcards) if expect else None,
         )
 
-    return {**params, "store": manifest}
+    return {**params, "store": manifest, **({"code": code_digest(library)} if code else {})}
 
 
 MAKE_DATA = "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"
@@ -153,10 +163,16 @@ wildcard_constraints:
 
 def lib(command):
     """Library sources that `entropic-bound <command>` executes (its import closure, derived
-    from the code by entropic_bound.plumbing.code_inputs), for a rule's input list. Snakemake
-    does not track imported modules, so listing them makes an edit rerun exactly the rules
-    that execute it."""
+    from the code by entropic_bound.plumbing.code_inputs): a stored job's `code` input, read
+    by its store key."""
     return command_sources(command)
+
+
+def code_digest(command):
+    """The digest of the bytes of lib(command), the `code` param of each job that runs
+    `entropic-bound <command>`. Snakemake does not track imported modules; its params rerun-trigger
+    compares this, so an edit reruns exactly the rules that execute the edited file."""
+    return closure_digest(command)
 
 
 def as_json(obj):

@@ -9,9 +9,9 @@ FETCH_CORPUS = (
 
 
 rule fetch_corpus:
-    # No code input: the text is pinned by its sha256 (the lock's `corpus:<name>`, a param), so an
-    # edit of the fetch code cannot change it, and the pin, not the code, keys every job
-    # downstream. Stored: a machine whose registry moved on still gets the pinned text.
+    # No code (code=False): the text is pinned by its sha256 (the lock's `corpus:<name>`, a
+    # param), so an edit of the fetch code cannot change it, and the pin, not the code, keys
+    # every job downstream. Stored: a machine whose registry moved on still gets the pinned text.
     output:
         text="results/corpora/{corpus}/text.txt",
         provenance="results/corpora/{corpus}/provenance.json",
@@ -24,6 +24,7 @@ rule fetch_corpus:
         **stored_params(
             "fetch_corpus",
             FETCH_CORPUS,
+            code=False,
             # a stored text must be the one corpora.lock.json pins (none before its first fetch)
             expect=lambda wc: pinned_text(config["e6"]["lock_file"], wc.corpus),
             # Only this corpus's sources: editing another corpus's list refetches nothing here.
@@ -53,7 +54,6 @@ rule tokenize_corpus:
     input:
         text=rules.fetch_corpus.output.text,
         provenance=rules.fetch_corpus.output.provenance,
-        code=lib("tokenize-corpus"),
     output:
         tokens="results/corpora/{corpus}/tokens.npz",
         meta="results/corpora/{corpus}/meta.json",
@@ -83,7 +83,6 @@ rule tokenize_corpus:
 rule corpus_stats:
     input:
         **rules.tokenize_corpus.output,
-        code=lib("corpus-stats"),
     output:
         "results/measures/e6/data_side/{corpus}.parquet",
     log:
@@ -93,6 +92,7 @@ rule corpus_stats:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("corpus-stats"),
         stats=lambda wc: as_json(
             {
                 **config["e6"]["data_side"],
@@ -117,7 +117,6 @@ TRAIN_LM_CELLS = (
 rule train_lm_cells:
     input:
         **rules.tokenize_corpus.output,
-        code=lib("train-lm"),
     output:
         weights="results/cells/e6/{corpus}/d{d_model}/s{seed}.npz",
         metrics="results/cells/e6/{corpus}/d{d_model}/s{seed}.metrics.parquet",
@@ -153,7 +152,6 @@ rule measure_lm_cells:
         metrics=rules.train_lm_cells.output.metrics,
         trajectory=rules.train_lm_cells.output.trajectory,
         weights=rules.train_lm_cells.output.weights,
-        code=lib("measure-lm"),
     output:
         measures="results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
         # not stored (it only assembles what training measured), but recorded like the
@@ -182,7 +180,6 @@ rule aggregate_table6:
         trajectory=e6_cells(rules.train_lm_cells.output.trajectory),
         data_side=e6_corpora(rules.corpus_stats.output[0]),
         provenance=e6_corpora(rules.fetch_corpus.output.provenance),
-        code=lib("aggregate-table6"),
     output:
         cells=report(
             "results/tables/table6.parquet", category="Tables", caption="../report/table6.rst"
@@ -214,6 +211,7 @@ rule aggregate_table6:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("aggregate-table6"),
         h1_margin=config["e6"]["h1_margin"],
     shell:
         "entropic-bound aggregate-table6 --inputs {input.measures}"

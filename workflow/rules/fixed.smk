@@ -5,8 +5,6 @@
 
 
 rule make_fixed_data:
-    input:
-        code=lib("make-data"),
     output:
         "results/data/{fexp}/{operator}/s{seed}.npz",
     log:
@@ -18,6 +16,7 @@ rule make_fixed_data:
     resources:
         mem_mb=dataset_mem_mb(200, fixed_section),
     params:
+        code=code_digest("make-data"),
         spec=fixed_spec,
     shell:
         MAKE_DATA
@@ -34,7 +33,6 @@ TRAIN_FIXED_CELLS = (
 rule train_fixed_cells:
     input:
         data=rules.make_fixed_data.output[0],
-        code=lib("train-fixed"),
     output:
         weights="results/cells/{fexp}/{operator}/s{seed}.npz",
         metrics="results/cells/{fexp}/{operator}/s{seed}.metrics.parquet",
@@ -80,7 +78,6 @@ rule measure_fixed_cells:
         data=rules.make_fixed_data.output[0],
         weights=rules.train_fixed_cells.output.weights,
         metrics=rules.train_fixed_cells.output.metrics,
-        code=lib("measure-fixed"),
     output:
         measures="results/measures/{fexp}/{operator}/s{seed}.parquet",
         record=record("measure_fixed_cells", "{fexp}/{operator}/s{seed}"),
@@ -113,7 +110,6 @@ ESTIMATE_E1_DATA = (
 rule estimate_e1_data:
     input:
         data="results/data/e1/{operator}/s{seed}.npz",
-        code=lib("estimate-fixed"),
     output:
         estimates="results/estimates/e1/{operator}/s{seed}.parquet",
         record=record("estimate_e1_data", "{operator}/s{seed}"),
@@ -139,7 +135,6 @@ rule aggregate_table1:
     input:
         measures=fixed_datasets("e1", rules.measure_fixed_cells.output[0]),
         estimates=fixed_datasets("e1", rules.estimate_e1_data.output[0]),
-        code=lib("aggregate-table1"),
     output:
         sweep=report(
             "results/tables/table1_sweep.parquet", category="Tables", caption="../report/fixed.rst"
@@ -154,6 +149,7 @@ rule aggregate_table1:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("aggregate-table1"),
         primary=as_json({"operator": config["e1"]["operator"]}),
     shell:
         "entropic-bound aggregate-table1 --params {params.primary:q} --inputs {input.measures}"
@@ -164,7 +160,6 @@ rule aggregate_table1:
 rule aggregate_table2:
     input:
         measures=fixed_datasets("e2", rules.measure_fixed_cells.output[0]),
-        code=lib("aggregate-table2"),
     output:
         summary=report(
             "results/tables/table2.parquet", category="Tables", caption="../report/fixed.rst"
@@ -176,6 +171,7 @@ rule aggregate_table2:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("aggregate-table2"),
         primary=as_json({"operator": config["e2"]["operator"]}),
     shell:
         "entropic-bound aggregate-table2 --params {params.primary:q} --inputs {input.measures}"

@@ -4,8 +4,6 @@
 
 
 rule make_grid_data:
-    input:
-        code=lib("make-data"),
     output:
         "results/data/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
     log:
@@ -17,6 +15,7 @@ rule make_grid_data:
     resources:
         mem_mb=dataset_mem_mb(200, grid_section),
     params:
+        code=code_digest("make-data"),
         spec=grid_spec,
     shell:
         MAKE_DATA
@@ -33,7 +32,6 @@ TRAIN_GRID_CELLS = (
 rule train_grid_cells:
     input:
         data=rules.make_grid_data.output[0],
-        code=lib("train-grid"),
     output:
         weights="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.npz",
         metrics="results/cells/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.metrics.parquet",
@@ -71,7 +69,6 @@ rule measure_grid_cells:
         data=rules.make_grid_data.output[0],
         weights=rules.train_grid_cells.output.weights,
         metrics=rules.train_grid_cells.output.metrics,
-        code=lib("measure-grid"),
     output:
         measures="results/measures/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
         record=record("measure_grid_cells", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
@@ -96,7 +93,6 @@ rule measure_grid_cells:
 rule aggregate_grid:
     input:
         measures=lambda wc: grid_datasets(GRID_TABLES[wc.table], rules.measure_grid_cells.output[0]),
-        code=lib("aggregate-grid"),
     output:
         cells=report(
             "results/tables/{table}_cells.parquet", category="Tables", caption="../report/grid.rst"
@@ -113,6 +109,8 @@ rule aggregate_grid:
         "results/benchmarks/aggregate_grid/{table}.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    params:
+        code=code_digest("aggregate-grid"),
     shell:
         "entropic-bound aggregate-grid --inputs {input.measures} --cells {output.cells}"
         " --sweep {output.sweep} --summary {output.summary} > {log} 2>&1"

@@ -12,7 +12,6 @@ ESTIMATE_E4_DATA = (
 rule estimate_e4_data:
     input:
         data=rules.make_grid_data.output[0],
-        code=lib("estimate-e4"),
     output:
         estimates="results/estimates/{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}.parquet",
         record=record("estimate_e4_data", "{exp}/{teacher}/{spectrum}/r{r_star}/s{seed}"),
@@ -48,7 +47,6 @@ rule estimate_e4_data:
 rule aggregate_table4:
     input:
         estimates=e4_datasets(rules.estimate_e4_data.output[0]),
-        code=lib("aggregate-table4"),
     output:
         summary=report(
             "results/tables/table4_predictability.parquet",
@@ -66,6 +64,8 @@ rule aggregate_table4:
         "results/benchmarks/aggregate_table4.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    params:
+        code=code_digest("aggregate-table4"),
     shell:
         "entropic-bound aggregate-table4 --inputs {input.estimates} --summary {output.summary}"
         " --scores {output.scores} > {log} 2>&1"

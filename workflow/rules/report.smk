@@ -68,10 +68,9 @@ FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6
 rule evaluate_claims:
     input:
         **EVIDENCE,
-        # the published machine study, where there is one (entropic-bound machine-study)
         tables=TABLES,
-        machine=[f for f in MACHINE_STUDY if os.path.exists(f)],
-        code=lib("claims"),
+        # the published machine study (entropic-bound machine-study), part of the workflow
+        machine=MACHINE_STUDY,
     output:
         report("results/tables/claims.parquet", category="Claims", caption="../report/claims.rst"),
     log:
@@ -81,6 +80,7 @@ rule evaluate_claims:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("claims"),
         evidence=EVIDENCE_PARAMS,
     shell:
         "entropic-bound claims --tables {input.tables} --params {params.evidence:q}"
@@ -96,7 +96,6 @@ rule audit_store:
         **EVIDENCE,
         tables=TABLES,
         measure_records=MEASURE_RECORDS,
-        code=lib("audit"),
     output:
         report("results/tables/audit.parquet", category="Audit", caption="../report/audit.rst"),
     log:
@@ -108,6 +107,7 @@ rule audit_store:
     # each recomputation is a one-thread process of its own: as many at once as cores
     threads: workflow.cores
     params:
+        code=code_digest("audit"),
         per_experiment=config["audit"]["per_experiment"],
         seed=config["audit"]["seed"],
         budget=config["audit"]["budget_seconds"],
@@ -127,9 +127,8 @@ rule render_report:
         templates=["report/templates/report.md.j2", "report/templates/report.html.j2"],
         paper_config="config.yaml",
         schema="src/entropic_bound/config.schema.yaml",
-        machine=[f for f in [*MACHINE_STUDY, *MACHINE_STUDY_TABLES] if os.path.exists(f)],
+        machine=[*MACHINE_STUDY, *MACHINE_STUDY_TABLES],
         captions=expand("workflow/report/figure_{table}.rst", table=FIGURES),
-        code=lib("render-report"),
     output:
         markdown="report/out/report.md",
         html=report("report/out/report.html", category="Report", caption="../report/report.rst"),
@@ -149,6 +148,7 @@ rule render_report:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("render-report"),
         protocol=as_json(config),
     shell:
         "entropic-bound render-report --params {params.protocol:q}"
@@ -166,7 +166,6 @@ rule snapshot:
         tables=[*TABLES, rules.audit_store.output[0]],
         claims=rules.evaluate_claims.output[0],
         report=rules.render_report.output,
-        code=lib("snapshot"),
     output:
         directory("report/paper"),
     log:
@@ -176,6 +175,7 @@ rule snapshot:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
+        code=code_digest("snapshot"),
         protocol=as_json(config),
     shell:
         "entropic-bound snapshot --params {params.protocol:q} --out {output}"

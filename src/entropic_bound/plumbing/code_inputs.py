@@ -1,8 +1,11 @@
 """The library source files a workflow rule executes, derived from the code instead of kept by
-hand (``lib(command)`` in ``workflow/rules/common.smk``).
+hand (``lib(command)`` and ``code_digest(command)`` in ``workflow/rules/common.smk``).
 
-Snakemake does not track imported modules, so each rule lists the sources it runs as inputs;
-an edit then reruns exactly the rules that execute the edited file. The list is the import
+Snakemake does not track imported modules, so each rule names the sources it runs: its ``code``
+param is the digest of their bytes (:func:`closure_digest`), which Snakemake's params
+rerun-trigger compares with the one its outputs were made with, so an edit reruns exactly the
+rules that execute the edited file; a stored job's manifest lists the files
+(:func:`command_sources`), and its store key reads their syntax trees. The list is the import
 closure of the rule's CLI command: ``cli`` (the dispatcher, which imports only the command it
 runs), the command's own module ``entropic_bound.commands.<command>`` and, transitively, every
 package module imported anywhere in those (an import inside a function counts: it may run).
@@ -22,8 +25,14 @@ entry and reruns no job; the entries keep their records as written.
 from __future__ import annotations
 
 import ast
+import contextlib
+import hashlib
+import json
+import os
 from functools import cache
 from pathlib import Path
+
+from entropic_bound.plumbing.atomic import write_text
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_NAME = PACKAGE.name
@@ -59,9 +68,9 @@ def _absolute(node: ast.ImportFrom, module: str) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def _package_imports(tree: ast.AST, module: str) -> set[str]:
-    """Package modules named by the import statements anywhere under ``tree`` (``module`` is
-    where the tree comes from, for relative imports), with their enclosing packages."""
+def _named_imports(tree: ast.AST, module: str) -> set[str]:
+    """Every dotted name the import statements anywhere under ``tree`` name (``module`` is where
+    the tree comes from, for relative imports), whether or not it is a package module."""
     named: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -71,6 +80,11 @@ def _package_imports(tree: ast.AST, module: str) -> set[str]:
             named.update(f"{target}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
             named.update(alias.name for alias in node.names)
+    return named
+
+
+def _package_imports(named: set[str]) -> set[str]:
+    """The package modules among ``named``, with their enclosing packages."""
     found = {m for m in named if source_path(m) is not None}
     return set().union(*map(_enclosing, found)) if found else set()
 
@@ -80,9 +94,45 @@ def _module_tree(module: str) -> ast.Module:
     return ast.parse(source_path(module).read_text(encoding="utf-8"))
 
 
+# What parsing each module found, by its path and the sha256 of its bytes (remember_imports):
+# parsing the ~100 modules of the closures is most of the workflow's own parse time.
+_remembered: dict[str, list[str]] = {}
+_memo_file: list[Path] = []  # where remember_imports keeps them, once named
+_parsed: set[str] = set()  # modules parsed this load
+
+
+def remember_imports(memo: str | os.PathLike[str]) -> None:
+    """Keep what each module imports in ``memo`` (JSON), by its path and the sha256 of its
+    bytes: a later load parses only the modules edited since. The names a module's source
+    imports are a function of that source and its path alone; which of them are package
+    modules is decided anew each load. An unreadable memo is ignored (every module parsed)."""
+    _memo_file[:] = [Path(memo)]
+    try:
+        known = json.loads(_memo_file[0].read_text())
+    except (OSError, ValueError):
+        return
+    if isinstance(known, dict):
+        _remembered.update({k: v for k, v in known.items() if isinstance(k, str)
+                            and isinstance(v, list) and all(isinstance(n, str) for n in v)})
+
+
+def save_imports() -> None:
+    """Write the memo of :func:`remember_imports` (nothing where none was named, or where no
+    module was parsed this load); a memo that cannot be written is skipped."""
+    if _memo_file and _parsed:
+        with contextlib.suppress(OSError):
+            _memo_file[0].parent.mkdir(parents=True, exist_ok=True)
+            write_text(_memo_file[0], json.dumps(_remembered, sort_keys=True))
+
+
 @cache  # every command's closure walks the same modules: each is walked once per load
 def _module_imports(module: str) -> frozenset[str]:
-    return frozenset(_package_imports(_module_tree(module), module))
+    memo_key = f"{source_path(module).relative_to(PACKAGE.parent).as_posix()} " \
+               f"{_source_sha256(module)}"
+    if memo_key not in _remembered:
+        _remembered[memo_key] = sorted(_named_imports(_module_tree(module), module))
+        _parsed.add(module)
+    return frozenset(_package_imports(set(_remembered[memo_key])))
 
 
 def import_closure(modules: set[str]) -> set[str]:
@@ -126,9 +176,7 @@ def command_imports(command: str) -> list[str]:
 def _command_imports(command: str) -> tuple[str, ...]:
     module = command_module(command)
     # cli's imports at module level and in main(), and the command module's own imports
-    found = _package_imports(_module_tree(CLI), CLI) | _package_imports(_module_tree(module),
-                                                                        module)
-    return tuple(sorted(found | _enclosing(module)))
+    return tuple(sorted(_module_imports(CLI) | _module_imports(module) | _enclosing(module)))
 
 
 @cache  # several rules run one command (make-data); each is parsed once per workflow load
@@ -137,6 +185,25 @@ def _command_modules(command: str) -> tuple[str, ...]:
 
 
 def command_sources(command: str, root: str = "src") -> list[str]:
-    """``command_modules`` as paths relative to the repository root, for a rule's input."""
+    """``command_modules`` as paths relative to the repository root (a stored job's manifest
+    lists them as its ``code`` input)."""
     return [f"{root}/{source_path(m).relative_to(PACKAGE.parent).as_posix()}"
             for m in command_modules(command)]
+
+
+@cache  # a module is in many closures; a workflow load reads each once
+def _source_sha256(module: str) -> str:
+    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+
+
+@cache
+def closure_digest(command: str) -> str:
+    """sha256 over ``(path, sha256 of bytes)`` of every file of ``command``'s closure, sorted:
+    a rule's ``code`` param. Snakemake's params rerun-trigger compares it with the value the
+    job's outputs were made with, so an edit (of any byte: a comment too) reruns exactly the
+    jobs that execute the edited file, and so does a module entering or leaving the closure.
+    A param rather than ~20 source files as inputs of each of ~750 jobs: Snakemake's DAG pays
+    for every input file of every job (docs/performance.md, "A run with nothing to do")."""
+    lines = (f"{path} {_source_sha256(module)}\n"
+             for module, path in zip(command_modules(command), command_sources(command)))
+    return hashlib.sha256("".join(lines).encode()).hexdigest()

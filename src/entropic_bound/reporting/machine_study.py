@@ -25,8 +25,8 @@ import pandas as pd
 
 # What a copy of the workflow needs (tests/conftest.py copies the same)
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
-                  "report/templates", "requirements.lock", "corpora.lock.json",
-                  "trusted-keys.txt"]
+                  "report/templates", "report/machine", "requirements.lock",
+                  "corpora.lock.json", "trusted-keys.txt"]
 # per experiment: the training command and the cell's path below results/cells/<exp>/, which of
 # its parts form a group of which one seed is recomputed (None: every seed)
 GROUPS = {"e1": ("train-fixed", None), "e5": ("train-grid", None),
