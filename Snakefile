@@ -4,8 +4,6 @@ import time
 
 from snakemake.utils import min_version
 
-from entropic_bound.plumbing.code_inputs import save_imports
-
 min_version("9.0")
 
 
@@ -21,10 +19,6 @@ include: "workflow/rules/fixed.smk"
 include: "workflow/rules/predict.smk"
 include: "workflow/rules/corpora.smk"
 include: "workflow/rules/report.smk"
-
-
-# every rule's code is derived: keep what parsing the library found for the next load
-save_imports()
 
 
 # when this run began: the store's lines at its end count the jobs it ran (store/summary.py)

@@ -79,8 +79,7 @@ def test_relative_and_package_imports_resolve_to_modules():
     `from .spectra import x` resolve like Python's import system, whatever the style."""
     tree = ast.parse("from ..data import teachers\nfrom .spectra import gap_rank\n"
                      "import entropic_bound.models.lm\nfrom entropic_bound.plumbing import x\n")
-    named = code_inputs._named_imports(tree, "entropic_bound.measures.grid")
-    found = code_inputs._package_imports(named)
+    found = code_inputs._package_imports(tree, "entropic_bound.measures.grid")
     assert found == ours("", "data", "data.teachers", "measures", "measures.spectra", "models",
                          "models.lm", "plumbing")
 
@@ -112,14 +111,13 @@ def test_no_two_modules_of_the_package_import_each_other_in_a_circle():
         PACKAGE,
         PACKAGE_NAME,
         _module_tree,
-        _named_imports,
         _package_imports,
     )
 
     modules = sorted({".".join((PACKAGE_NAME, *p.relative_to(PACKAGE).with_suffix("").parts))
                       .removesuffix(".__init__") for p in PACKAGE.rglob("*.py")})
-    graph = {m: {i for i in _package_imports(_named_imports(_module_tree(m), m))
-                 if i != m and i in modules and not m.startswith(i + ".")} for m in modules}
+    graph = {m: {i for i in _package_imports(_module_tree(m), m) if i != m and i in modules
+                 and not m.startswith(i + ".")} for m in modules}
     state: dict[str, int] = {}
 
     def visit(m: str, path: list[str]) -> list[str] | None:
@@ -136,53 +134,32 @@ def test_no_two_modules_of_the_package_import_each_other_in_a_circle():
     assert cycles == []
 
 
-def closures_in_a_fresh_process(memo, *extra: str) -> dict:
-    """Each command's closure and digest computed by a new process that remembers imports in
-    ``memo``, and which modules it parsed."""
-    code = "\n".join([
-        "import json, sys", "from entropic_bound.plumbing import code_inputs as c",
-        f"c.remember_imports({str(memo)!r})", *extra,
-        "out = {k: [c.command_modules(k), c.closure_digest(k)] for k in sys.argv[1:]}",
-        "c.save_imports()", "print(json.dumps({'out': out, 'parsed': sorted(c._parsed)}))"])
-    proc = subprocess.run([sys.executable, "-c", code, *COMMANDS], check=True,
-                          capture_output=True, text=True)
-    return json.loads(proc.stdout)
-
-
-def test_remembered_imports_give_the_closures_parsing_gives(tmp_path):
-    """The memo of each module's imports (by path and sha256 of its bytes) changes no closure:
-    a second load parses nothing and derives the same closures and digests; a corrupt memo is
-    ignored; a memo entry naming another module's imports under a stale sha is never read."""
-    memo = tmp_path / "imports.json"
-    first = closures_in_a_fresh_process(memo)
-    assert first["parsed"] and memo.is_file()
-    second = closures_in_a_fresh_process(memo)
-    assert second["parsed"] == [] and second["out"] == first["out"]
-    memo.write_text("[not a memo")
-    assert closures_in_a_fresh_process(memo)["out"] == first["out"]
-    # a memo whose entries are keyed by other bytes: every module is parsed anew
-    known = json.loads(memo.read_text())
-    memo.write_text(json.dumps({k.split()[0] + " " + "0" * 64: [] for k in known}))
-    third = closures_in_a_fresh_process(memo)
-    assert third["out"] == first["out"] and len(third["parsed"]) == len(first["parsed"])
-
-
-def test_the_code_digest_follows_every_byte_of_the_closure(monkeypatch):
-    """closure_digest changes with the bytes of any module in the closure (here a blank line
-    appended to measures/grid.py, seen through the digest of its bytes; the file is left as it
-    is), and only for the commands whose closure holds it."""
-    import hashlib
+def test_the_code_digest_follows_every_byte_of_the_closure(tmp_path, monkeypatch):
+    """closure_digest reads the sources in the working directory (a copy of the checkout
+    here) and changes with any byte of a module in the closure (a blank line appended to
+    measures/grid.py), only for the commands whose closure holds it."""
+    import shutil
 
     grid = "entropic_bound.measures.grid"
-    read = code_inputs._source_sha256
-    before = {k: code_inputs.closure_digest(k) for k in COMMANDS}
-    edited = hashlib.sha256(code_inputs.source_path(grid).read_bytes() + b"\n").hexdigest()
-    monkeypatch.setattr(code_inputs, "_source_sha256",
-                        lambda m: edited if m == grid else read(m))
-    code_inputs.closure_digest.cache_clear()
+    shutil.copytree(code_inputs.PACKAGE, tmp_path / "src" / code_inputs.PACKAGE_NAME,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.chdir(tmp_path)
+
+    def digests() -> dict[str, str]:
+        code_inputs._file_sha256.cache_clear()
+        code_inputs.closure_digest.cache_clear()
+        return {k: code_inputs.closure_digest(k) for k in COMMANDS}
+
     try:
-        after = {k: code_inputs.closure_digest(k) for k in COMMANDS}
+        before = digests()
+        path = tmp_path / "src" / code_inputs.source_path(grid).relative_to(
+            code_inputs.PACKAGE.parent)
+        path.write_bytes(path.read_bytes() + b"\n")
+        after = digests()
+        monkeypatch.chdir(code_inputs.PACKAGE.parents[1])
+        assert digests() == before  # the checkout itself: the copy's edit is not in it
     finally:
+        code_inputs._file_sha256.cache_clear()
         code_inputs.closure_digest.cache_clear()
     moved = {k for k in COMMANDS if before[k] != after[k]}
     assert moved == {k for k in COMMANDS if grid in command_modules(k)}

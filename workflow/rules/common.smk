@@ -6,7 +6,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from entropic_bound.plumbing.code_inputs import closure_digest, command_sources, remember_imports
+from entropic_bound.plumbing.code_inputs import closure_digest, command_sources
 from entropic_bound.plumbing.settings import (
     check_meaningful,
     check_profile_overlay,
@@ -18,10 +18,6 @@ from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.store.files import unusable as store_unusable
 from entropic_bound.store.manifest import render as render_manifest
 from entropic_bound.plumbing.device import resolve_device
-
-# What each library module imports, kept between loads (by each file's sha256): deriving the
-# rules' code parses only what changed since (the Snakefile saves it after the last rule).
-remember_imports(".snakemake/entropic-bound-imports.json")  # beside Snakemake's own state
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).

@@ -25,14 +25,9 @@ entry and reruns no job; the entries keep their records as written.
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
-import json
-import os
 from functools import cache
 from pathlib import Path
-
-from entropic_bound.plumbing.atomic import write_text
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_NAME = PACKAGE.name
@@ -68,9 +63,9 @@ def _absolute(node: ast.ImportFrom, module: str) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def _named_imports(tree: ast.AST, module: str) -> set[str]:
-    """Every dotted name the import statements anywhere under ``tree`` name (``module`` is where
-    the tree comes from, for relative imports), whether or not it is a package module."""
+def _package_imports(tree: ast.AST, module: str) -> set[str]:
+    """Package modules named by the import statements anywhere under ``tree`` (``module`` is
+    where the tree comes from, for relative imports), with their enclosing packages."""
     named: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -80,11 +75,6 @@ def _named_imports(tree: ast.AST, module: str) -> set[str]:
             named.update(f"{target}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
             named.update(alias.name for alias in node.names)
-    return named
-
-
-def _package_imports(named: set[str]) -> set[str]:
-    """The package modules among ``named``, with their enclosing packages."""
     found = {m for m in named if source_path(m) is not None}
     return set().union(*map(_enclosing, found)) if found else set()
 
@@ -94,45 +84,9 @@ def _module_tree(module: str) -> ast.Module:
     return ast.parse(source_path(module).read_text(encoding="utf-8"))
 
 
-# What parsing each module found, by its path and the sha256 of its bytes (remember_imports):
-# parsing the ~100 modules of the closures is most of the workflow's own parse time.
-_remembered: dict[str, list[str]] = {}
-_memo_file: list[Path] = []  # where remember_imports keeps them, once named
-_parsed: set[str] = set()  # modules parsed this load
-
-
-def remember_imports(memo: str | os.PathLike[str]) -> None:
-    """Keep what each module imports in ``memo`` (JSON), by its path and the sha256 of its
-    bytes: a later load parses only the modules edited since. The names a module's source
-    imports are a function of that source and its path alone; which of them are package
-    modules is decided anew each load. An unreadable memo is ignored (every module parsed)."""
-    _memo_file[:] = [Path(memo)]
-    try:
-        known = json.loads(_memo_file[0].read_text())
-    except (OSError, ValueError):
-        return
-    if isinstance(known, dict):
-        _remembered.update({k: v for k, v in known.items() if isinstance(k, str)
-                            and isinstance(v, list) and all(isinstance(n, str) for n in v)})
-
-
-def save_imports() -> None:
-    """Write the memo of :func:`remember_imports` (nothing where none was named, or where no
-    module was parsed this load); a memo that cannot be written is skipped."""
-    if _memo_file and _parsed:
-        with contextlib.suppress(OSError):
-            _memo_file[0].parent.mkdir(parents=True, exist_ok=True)
-            write_text(_memo_file[0], json.dumps(_remembered, sort_keys=True))
-
-
 @cache  # every command's closure walks the same modules: each is walked once per load
 def _module_imports(module: str) -> frozenset[str]:
-    memo_key = f"{source_path(module).relative_to(PACKAGE.parent).as_posix()} " \
-               f"{_source_sha256(module)}"
-    if memo_key not in _remembered:
-        _remembered[memo_key] = sorted(_named_imports(_module_tree(module), module))
-        _parsed.add(module)
-    return frozenset(_package_imports(set(_remembered[memo_key])))
+    return frozenset(_package_imports(_module_tree(module), module))
 
 
 def import_closure(modules: set[str]) -> set[str]:
@@ -176,7 +130,9 @@ def command_imports(command: str) -> list[str]:
 def _command_imports(command: str) -> tuple[str, ...]:
     module = command_module(command)
     # cli's imports at module level and in main(), and the command module's own imports
-    return tuple(sorted(_module_imports(CLI) | _module_imports(module) | _enclosing(module)))
+    found = _package_imports(_module_tree(CLI), CLI) | _package_imports(_module_tree(module),
+                                                                        module)
+    return tuple(sorted(found | _enclosing(module)))
 
 
 @cache  # several rules run one command (make-data); each is parsed once per workflow load
@@ -191,19 +147,24 @@ def command_sources(command: str, root: str = "src") -> list[str]:
             for m in command_modules(command)]
 
 
-@cache  # a module is in many closures; a workflow load reads each once
-def _source_sha256(module: str) -> str:
-    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+@cache
+def _file_sha256(path: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as err:
+        raise FileNotFoundError(f"{path}: cannot read a library source the workflow runs "
+                                f"({err.strerror}); run Snakemake in the checkout, where src/ "
+                                f"is") from None
 
 
 @cache
 def closure_digest(command: str) -> str:
-    """sha256 over ``(path, sha256 of bytes)`` of every file of ``command``'s closure, sorted:
-    a rule's ``code`` param. Snakemake's params rerun-trigger compares it with the value the
-    job's outputs were made with, so an edit (of any byte: a comment too) reruns exactly the
-    jobs that execute the edited file, and so does a module entering or leaving the closure.
-    A param rather than ~20 source files as inputs of each of ~750 jobs: Snakemake's DAG pays
-    for every input file of every job (docs/performance.md, "A run with nothing to do")."""
-    lines = (f"{path} {_source_sha256(module)}\n"
-             for module, path in zip(command_modules(command), command_sources(command)))
+    """sha256 over ``path sha256(bytes)`` lines of :func:`command_sources`, read from the
+    working directory (where the jobs run and their store keys read the same files): a rule's
+    ``code`` param. Snakemake's params rerun-trigger compares it with the value the job's
+    outputs were made with, so an edit (of any byte: a comment too) reruns exactly the jobs
+    that execute the edited file, and so does a module entering or leaving the closure. A
+    param rather than ~20 source files as inputs of each of ~750 jobs: Snakemake's DAG pays for
+    every input file of every job (docs/performance.md, "A run with nothing to do")."""
+    lines = (f"{path} {_file_sha256(path)}\n" for path in command_sources(command))
     return hashlib.sha256("".join(lines).encode()).hexdigest()
