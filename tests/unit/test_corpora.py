@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
+import re
+import shlex
 import struct
 import threading
 from functools import partial
@@ -71,12 +73,19 @@ def test_checksum_mismatch_is_an_error_and_leaves_no_corpus(server, tmp_path):
     assert not (tmp_path / "out" / "prov.json").exists()
 
 
-def test_unpinned_download_is_locked_then_enforced(server, tmp_path):
+def test_unpinned_download_is_named_never_written_then_enforced_once_added(server, tmp_path):
+    """A job never writes the lock (the workflow plans from it): the fetch collects the
+    download's sha256 as missing; once the user adds it, a changed download is refused."""
     url, www = server
     source = [{"type": "url", "url": f"{url}/input.txt", "sha256": None}]
-    _fetch(tmp_path, source)
-    lock = json.loads((tmp_path / "lock.json").read_text())
-    assert lock == {f"{url}/input.txt": hashlib.sha256(FIXTURE.encode()).hexdigest()}
+    lock = corpus_lock.LockFile(tmp_path / "lock.json")
+    out = tmp_path / "out"
+    fetch_corpus("shakespeare", source, str(out / "text.txt"), str(out / "prov.json"),
+                 cache=str(tmp_path / "cache"), lock=lock, max_replaced_fraction=MAX_REPLACED)
+    digest = hashlib.sha256(FIXTURE.encode()).hexdigest()
+    assert lock.missing == {f"{url}/input.txt": digest}
+    assert not (tmp_path / "lock.json").exists()
+    corpus_lock.record_lock(tmp_path / "lock.json", f"{url}/input.txt", digest)
     (www / "input.txt").write_text(FIXTURE + "tampered")
     with pytest.raises(ChecksumMismatch, match="lock file"):
         _fetch(tmp_path, source)
@@ -329,9 +338,10 @@ def _flip(path: Path, at: float = 0.2) -> None:
 PYPI = {"type": "pypi", "requirement": "pkg==1.0", "members": ["json/**/*.json"]}
 
 
-def _fetch_cached(tmp_path, lock: str = "lock.json"):
+def _fetch_cached(tmp_path, lock: str | corpus_lock.LockFile = "lock.json"):
+    lock = lock if isinstance(lock, corpus_lock.LockFile) else str(tmp_path / lock)
     return fetch_corpus("json", [PYPI], str(tmp_path / "t.txt"), str(tmp_path / "p.json"),
-                        cache=str(tmp_path / "cache"), lock=str(tmp_path / lock),
+                        cache=str(tmp_path / "cache"), lock=lock,
                         max_replaced_fraction=MAX_REPLACED)
 
 
@@ -340,10 +350,11 @@ def test_a_flipped_byte_in_a_cached_sdist_is_an_error_not_a_shorter_corpus(tmp_p
     never reached, and the json corpus came out at 0.4 % of its size with exit 0."""
     archive = tmp_path / "cache/pypi/pkg==1.0/sdist/pkg-1.0.tar.gz"
     _sdist(archive)
-    first = _fetch_cached(tmp_path)
+    lock = corpus_lock.LockFile(tmp_path / "lock.json")
+    first = _fetch_cached(tmp_path, lock)
     assert first["members"] == 20 and first["text_bytes"] > 400_000
-    locked = json.loads((tmp_path / "lock.json").read_text())
-    assert locked == {"archive:pypi/pkg==1.0/sdist/pkg-1.0.tar.gz": first["archive_sha256"]}
+    assert lock.missing == {"archive:pypi/pkg==1.0/sdist/pkg-1.0.tar.gz": first["archive_sha256"]}
+    corpus_lock.record_lock(lock.path, *next(iter(lock.missing.items())))  # the user adds it
     _flip(archive)
     with pytest.raises(corpora.ChecksumMismatch, match=r"pkg-1.0.tar.gz: sha256 .* recorded"):
         _fetch_cached(tmp_path)
@@ -461,17 +472,38 @@ def _fetch_pinned(tmp_path, sources, lock, pin):
                         max_replaced_fraction=MAX_REPLACED, pin=pin)
 
 
-def test_a_first_fetch_pins_the_text_and_stops_then_the_pin_is_enforced(tmp_path):
+def test_a_first_fetch_names_the_pin_and_stops_then_the_pin_is_enforced(tmp_path):
     sources, lock = _two_roots(tmp_path)
     prov = _fetch_pinned(tmp_path, sources, lock, None)
-    with pytest.raises(corpora.PinError, match=r"'c' had no pin; pinned it now to sha256 "
-                                                r"[0-9a-f]{16} \(800 bytes\) from files .*first"):
-        corpus_lock.pin_corpus(lock, prov)
+    with pytest.raises(corpus_lock.Unlocked, match=r"'c': .*lock.json has no entry for corpus:c "
+                                                   r"\(sha256 [0-9a-f]{16} \(800 bytes\) from "
+                                                   r"files .*first.*corpus-lock .* --add ") as err:
+        corpus_lock.check_complete(corpus_lock.LockFile(lock), "c", prov, pinned=False)
+    assert not lock.exists()  # named, never written
+    added = shlex.split(str(err.value).rsplit(": entropic-bound ", 1)[1])
+    assert added[:3] == ["corpus-lock", str(lock), "--add"]
+    from entropic_bound.cli import main
+
+    main(added)  # the user's act: the command the fetch printed
     pin = corpus_lock.corpus_pin(lock, "c")
     assert pin == {"source": f"files {sources[0]['root']}", "text_bytes": 800,
                    "text_sha256": hashlib.sha256(b"the pinned text\n" * 50).hexdigest(),
                    "version": f"local files {sources[0]['root']}"}
     assert _fetch_pinned(tmp_path, sources, lock, pin)["pin"] == f"verified against {lock}"
+
+
+def test_the_lock_command_adds_only_well_formed_entries(tmp_path):
+    from entropic_bound.cli import main
+
+    lock = tmp_path / "lock.json"
+    for bad, named in [('{"archive:x": "abc"}', "entry 'archive:x' is not a sha256"),
+                       ('{"corpus:c": {"source": "s"}}', "entry 'corpus:c' is not a corpus pin"),
+                       ("[1]", "expected a non-empty object"), ("{", "not JSON")]:
+        with pytest.raises(SystemExit, match=re.escape(named)):
+            main(["corpus-lock", str(lock), "--add", bad])
+    assert not lock.exists()
+    main(["corpus-lock", str(lock), "--add", json.dumps({"archive:x": "a" * 64})])
+    assert corpus_lock.read_lock(lock) == {"archive:x": "a" * 64}
 
 
 def test_another_text_from_the_pinned_source_stops_naming_both(tmp_path):
@@ -512,8 +544,10 @@ def test_the_fetch_command_is_one_line_and_exit_2(tmp_path, caplog):
             "--provenance", str(tmp_path / "p.json")]
     with pytest.raises(SystemExit) as stop:
         main(argv)
-    assert stop.value.code == 2 and "had no pin; pinned it now" in caplog.text
-    params["pin"] = corpus_lock.corpus_pin(lock, "c")
+    assert stop.value.code == 2 and len(caplog.records) == 1
+    assert "has no entry for corpus:c" in caplog.text and not lock.exists()
+    fetched = json.loads((tmp_path / "p.json").read_text())  # Snakemake drops it; we read it
+    params["pin"] = {k: fetched[k] for k in corpus_lock.PIN_FIELDS}
     main([*argv[:2], json.dumps(params), *argv[3:]])  # pinned: fetched and verified
     Path(sources[0]["root"], "a.txt").write_text("changed\n" * 50)
     caplog.clear()

@@ -1,11 +1,10 @@
-"""Fetch one E6 corpus: exactly the text the lock pins, or pin it and stop."""
+"""Fetch one E6 corpus: exactly the text the lock pins, or name what the lock must add and stop."""
 
 from __future__ import annotations
 
 import argparse
 import logging
 import sys
-from pathlib import Path
 
 from entropic_bound.commands._args import add_paths
 
@@ -21,16 +20,23 @@ def run(a: argparse.Namespace) -> None:
         UnsafeFile,
         fetch_corpus,
     )
-    from entropic_bound.data.corpus_lock import ChecksumMismatch, PinError, pin_corpus
+    from entropic_bound.data.corpus_lock import (
+        ChecksumMismatch,
+        LockFile,
+        PinError,
+        Unlocked,
+        check_complete,
+    )
 
     p = a.params
     try:
+        lock = LockFile(p["lock"])
         provenance = fetch_corpus(p["corpus"], p["sources"], a.text, a.provenance,
-                                  cache=p["cache"], lock=p["lock"],
+                                  cache=p["cache"], lock=lock,
                                   max_replaced_fraction=p["max_replaced_fraction"], pin=p["pin"])
-        if p["pin"] is None:
-            pin_corpus(Path(p["lock"]), provenance)
-    except (PinError, ChecksumMismatch, NoSourceWorked, BadEncoding, UnsafeFile) as err:
+        check_complete(lock, p["corpus"], provenance, pinned=p["pin"] is not None)
+    except (PinError, Unlocked, ChecksumMismatch, NoSourceWorked, BadEncoding,
+            UnsafeFile) as err:
         # one clear message naming the corpus, what the lock pins and what was found
         logging.getLogger("entropic_bound").error("%s", err)
         sys.exit(2)

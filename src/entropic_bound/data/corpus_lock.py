@@ -1,9 +1,14 @@
 """The corpus lock file (``corpora.lock.json``, protocol §E6, "Corpora"): the sha256 of every
-downloaded url and archive, recorded at the first read and enforced after, and each corpus's pin
-(``corpus:<name>``: the source, its version and the text's sha256 and size). A run reads only the
-pinned text; a corpus without a pin is pinned by its first fetch, which then stops the run
-(:func:`pin_corpus`), so that no stored job is keyed by an unpinned text. Concurrent fetches
-serialise their writes on a flock beside the lock file.
+downloaded url and archive, and each corpus's pin (``corpus:<name>``: the source, its version and
+the text's sha256 and size). A run reads only the pinned text and enforces every recorded
+sha256.
+
+No job writes the lock: the workflow reads it when it plans the jobs (each fetch's pin is a
+param), so a job that changed it would change the plan under the run. A fetch that meets what the
+lock does not hold (a corpus without a pin, an archive or url without a sha256) collects the
+entries in its :class:`LockFile` and stops naming them, with the command that adds them
+(``entropic-bound corpus-lock``, :func:`record_lock`): trusting a new download is the user's act,
+as a re-lock is. Concurrent additions serialise on a flock beside the lock file.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -68,21 +74,49 @@ def relock_hint(lock: Path, name: str) -> str:
             f"corpus changes, and so does every E6 job on it)")
 
 
-def pin_corpus(lock: Path, provenance: dict) -> None:
-    """Pin the fetched corpus of ``provenance`` in the lock file, then raise :class:`PinError`:
-    a run that pins a corpus stops there, so that every job downstream of the text is planned
-    with the pin as part of its key (the next run verifies the text against it)."""
-    name = provenance["corpus"]
-    pin = {k: provenance[k] for k in PIN_FIELDS}
-    record_lock(lock, PIN_KEY.format(name), pin)
-    raise PinError(f"corpus {name!r} had no pin; pinned it now to {pin_line(pin)} in {lock}. "
-                   f"Run again: the jobs downstream are keyed by the pinned text (commit {lock} "
-                   f"to share it)")
+class Unlocked(RuntimeError):
+    """What a fetch read is not in the lock yet: the entries to add, named with the command."""
+
+
+class LockFile:
+    """The lock as one fetch reads it: its entries as they were when the fetch began, and the
+    entries the fetch found missing (``missing``), which it never writes."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.entries = read_lock(self.path)
+        self.missing: dict[str, str | dict] = {}
+
+    def get(self, key: str) -> str | dict | None:
+        return self.entries.get(key)
+
+    def add_missing(self, key: str, value: str | dict) -> None:
+        self.missing[key] = value
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+
+def check_complete(lock: LockFile, name: str, provenance: dict, pinned: bool) -> None:
+    """Raise :class:`Unlocked` where the fetch of corpus ``name`` found entries missing from
+    the lock (its pin, where ``pinned`` is false; a download's sha256): one line naming them
+    and the command that adds them, after which the next run verifies the text against them."""
+    if not pinned:
+        lock.add_missing(PIN_KEY.format(name), {k: provenance[k] for k in PIN_FIELDS})
+    if lock.missing:
+        added = json.dumps(lock.missing, sort_keys=True)
+        what = "; ".join(pin_line(v) if isinstance(v, dict) else f"{k}: sha256 {v}"
+                         for k, v in sorted(lock.missing.items()))
+        raise Unlocked(f"corpus {name!r}: {lock} has no entry for "
+                       f"{', '.join(sorted(lock.missing))} ({what}). A job never writes the lock; "
+                       f"to trust what was fetched, add them and run again (commit {lock} to "
+                       f"share them): entropic-bound corpus-lock {shlex.quote(str(lock))} --add "
+                       f"{shlex.quote(added)}")
 
 
 def record_lock(lock: Path, url: str, digest: str | dict) -> None:
-    """Add ``url -> sha256`` (or a corpus pin) to the lock file; concurrent fetches serialise on
-    a flock."""
+    """Add ``url -> sha256`` (or a corpus pin) to the lock file (``entropic-bound corpus-lock``,
+    never a job); concurrent additions serialise on a flock."""
     lock.parent.mkdir(parents=True, exist_ok=True)
     with open(lock.with_suffix(lock.suffix + ".flock"), "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
@@ -103,18 +137,19 @@ def apt_sha256(package: str, version: str) -> str | None:
     return found[0] if proc.returncode == 0 and len(set(found)) == 1 else None
 
 
-def verify_archive(archive: Path, cache: Path, lock: Path, registry: str | None = None,
+def verify_archive(archive: Path, cache: Path, lock: LockFile, registry: str | None = None,
                    registry_name: str = "") -> str:
     """The sha256 of a cached archive, checked on every read.
 
     Against ``registry`` (the digest the package index publishes) where given, else against
-    the digest recorded in the lock file at the archive's first read (key ``archive:<path in
-    the cache>``), recording it there when absent. A mismatch raises :class:`ChecksumMismatch`
-    naming the file: a corrupt or substituted archive never becomes a corpus.
+    the digest recorded in the lock file (key ``archive:<path in the cache>``); where it has
+    none, the entry is collected as missing (:func:`check_complete`). A mismatch raises
+    :class:`ChecksumMismatch` naming the file: a corrupt or substituted archive never becomes a
+    corpus.
     """
     key = f"archive:{archive.relative_to(cache).as_posix()}"
     digest = sha256_file(archive)
-    locked = read_lock(lock).get(key)
+    locked = lock.get(key)
     for expected, where in ((registry, f"the sha256 {registry_name} publishes"),
                             (locked, f"the sha256 recorded for it in {lock}")):
         if expected and digest != expected:
@@ -122,5 +157,5 @@ def verify_archive(archive: Path, cache: Path, lock: Path, registry: str | None 
                                    f"{where}; the cached archive is corrupt or was replaced: "
                                    f"delete it to download it again")
     if not locked:
-        record_lock(lock, key, digest)
+        lock.add_missing(key, digest)
     return digest
