@@ -108,6 +108,24 @@ def test_verify_remove_refuses_while_a_run_holds_the_directory(tmp_path, monkeyp
     assert verify.verify("results", remove=False, store_dir=None) == []  # reading is fine
 
 
+def test_a_records_odd_fields_are_data_never_an_environment_or_a_crash():
+    """The audit recomputed with the BLAS thread count a store record stated: a record whose
+    `blas_threads` held a NUL crashed it (ValueError: embedded null byte), and a record's
+    fields of another shape raised in kernel_class. The count is now this run's (the job's
+    note); odd record fields are unknown, and an odd cost is none."""
+    odd = {"cpu_flags": 7, "kernel_env": {"A": 1}, "aten_cpu_capability": ["x"],
+           "device": None, "blas_threads": "1\u0000"}
+    assert audit.kernel_class(odd) == (None, None, None, None)
+    assert audit.kernel_class("not a machine") == (None, None, None, "cpu")  # as {}
+    assert audit.kernel_class(odd) != audit.this_kernel_class({})
+    for note, threads in [({"blas_threads": "1\u0000"}, "1"), ({"blas_threads": "4"}, "4"),
+                          ({}, "1"), ({"blas_threads": "99999"}, "1")]:
+        env = audit.job_environment(note)
+        assert {env[v] for v in audit.THREAD_VARIABLES} == {threads}, note
+    for s, cost in [(12.5, 12.5), ("1e12", 0.0), (float("nan"), 0.0), (-3, 0.0), (None, 0.0)]:
+        assert audit.recorded_seconds({"s": s}) == cost
+
+
 def test_the_audits_kernel_class_and_ranks_without_bands(tmp_path):
     """Exact comparison only within a kernel class (CPU flags, torch capability, the variables
     that choose numpy's and OpenBLAS's kernels); across classes a rank read off a spectrum

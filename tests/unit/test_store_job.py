@@ -108,3 +108,28 @@ def test_the_report_renders_no_templates_but_the_checkouts(tmp_path, monkeypatch
     (tmp_path / "store/evil").mkdir(parents=True)
     with pytest.raises(SystemExit, match="expected report/templates"):
         render_report([], "claims.parquet", "store/evil", "out.md", "out.html", {})
+
+
+def test_a_junk_seal_beside_a_good_alias_falls_back_to_the_alias_said_once(workdir, capsys):
+    """One junk `<key>.sha256` planted beside a key's alias forced a recompute (the seal was
+    preferred and its failure ended the lookup), and each refusal was said twice (the fetch
+    before the key's lock and the one under it). The alias now serves; the junk is named
+    once."""
+    store = workdir / "store"
+    job.run(manifest(store), ARGV)
+    (entry,) = Store(store).listing().seals
+    key = job.job_key(json.loads(manifest(store, {"p": 2})), job.digest_input, job.software())
+    Store(store).write_alias(key, entry)
+    (store / f"{key}.sha256").write_text("garbage\n")
+    Path(OUT).unlink()
+    capsys.readouterr()
+    assert job.run(manifest(store, {"p": 2}), ARGV) == 0 and runs() == 1  # fetched
+    err = capsys.readouterr().err
+    assert err.count("is not '<sha256>") == 1 and "its alias tried next" in err
+    assert f"fetched job from entry {entry[:12]} (key {key[:12]})" in err
+    # with the alias gone too, the job computes, naming the junk once
+    (store / f"{key}.alias").unlink()
+    Path(OUT).unlink()
+    assert job.run(manifest(store, {"p": 2}), ARGV) == 0 and runs() == 2
+    err = capsys.readouterr().err
+    assert err.count("is not '<sha256>") == 1 and "job computed" in err

@@ -158,6 +158,11 @@ def test_a_planted_lock_link_or_locks_folder_link_is_removed_never_followed(tmp_
     assert canary.read_text() == "untouched" and not (tmp_path / KEY_A).exists()
     err = capsys.readouterr().err
     assert "not a lock file, removed" in err and ".locks: a link, removed" in err
+    __import__("shutil").rmtree(store / ".locks")
+    (store / ".locks").write_text("committed by mistake")  # left locking off for good
+    with key_lock(store, KEY_A, []):
+        assert (store / ".locks" / KEY_A).is_file()
+    assert ".locks: a file, removed" in capsys.readouterr().err
 
 
 def test_the_quarantine_is_relative_to_the_workflow():

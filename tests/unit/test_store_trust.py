@@ -4,7 +4,10 @@ its key; signing, keys and the review of a commit range."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -126,17 +129,28 @@ def test_trusting_and_distrusting_a_key_edits_the_list(workdir):
         add_trusted("eve:not-base64!")
 
 
-def test_sign_signs_what_passes_its_seal_and_nothing_else(workdir):
+def test_sign_signs_only_what_passes_its_seal_and_someone_vouches_for(workdir):
+    """`store sign` signed every entry that passed its seal: after a pull that planted an
+    unsigned (or untrusted) entry, it made the planted entry trusted. It now signs what a
+    trusted key signed or this checkout computed; the rest only with --vouch; never what
+    fails its seal."""
     store = Store(workdir / "store")
-    job.run(manifest(store.path, 1), ARGV)
-    job.run(manifest(store.path, 2), ARGV)
-    good, bad = sorted(store.listing().seals)
-    (store.path / f"{bad}_measures.parquet").write_text("flipped")
+    made = []
+    for p in (1, 2, 3):  # one output path: each job's note replaces the last one's
+        job.run(manifest(store.path, p), ARGV)
+        made.append(next(k for k in store.listing().seals if k not in made))
+    planted, flipped, computed = made  # only the last job's note is this checkout's
+    (store.path / f"{flipped}_measures.parquet").write_text("flipped")
     trust.make_key("publisher")
-    sign_store(store)
     keys = {"publisher": trust.load_signer().private.public_key()}
-    assert trust.why_untrusted(store, good, store.lookup(good), keys) is None
-    assert trust.why_untrusted(store, bad, store.lookup(bad), keys) is not None
+
+    def untrusted(key: str) -> bool:
+        return trust.why_untrusted(store, key, store.lookup(key), keys) is not None
+
+    sign_store(store)
+    assert [untrusted(k) for k in made] == [True, True, False]
+    sign_store(store, vouch=True)
+    assert [untrusted(k) for k in made] == [False, True, False]
 
 
 def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir):
@@ -155,14 +169,24 @@ def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir
     store = Store(workdir / "store")
     trust.make_key("alice")
     add_trusted(None)
+    git("add", "trusted-keys.txt")
+    git("commit", "-qm", "alice's key")
     job.run(manifest(store.path), ARGV)
-    git("add", "store", "trusted-keys.txt")
+    (key,) = store.listing().seals
+    # a line that claims a trusted name but was made with another key, and an unlisted name
+    forged = base64.b64encode(b"\1" * 64).decode()
+    with open(store.path / f"{key}.sig", "a") as sig:
+        sig.write(f"entry entropic-bound-paper-2026-12 {forged}\nentry mallory {forged}\n")
+    git("add", "store")
     git("commit", "-qm", "an entry")
     lines = review("HEAD~1..HEAD")
-    assert any(line.startswith("entry added: ") and "results/out.parquet" in line
-               for line in lines), lines
-    assert "  signed: entry by alice" in lines
-    assert "trusted-keys.txt: added alice" in lines
+    assert f"entry added: {key[:12]}  {shlex.join(ARGV)}" in lines, lines
+    assert ("  signed: entry by alice; claimed, not verified: entry by "
+            "entropic-bound-paper-2026-12, entry by mallory") in lines, lines
+    # a key added in the reviewed range verifies nothing in it
+    assert "  signed: by no key BASE trusts; claimed, not verified: entry by alice, entry by " \
+           "entropic-bound-paper-2026-12, entry by mallory" in review("HEAD~2..HEAD")
+    assert "trusted-keys.txt: added alice" in review("HEAD~2..HEAD")
     assert json.loads((store.path / f"{next(iter(store.listing().seals))}_record.json")
                       .read_text())["argv"] == ARGV
 
@@ -177,17 +201,17 @@ def test_a_seal_swapped_after_it_was_read_changes_nothing_fetched(workdir, monke
     job.run(manifest(store.path), ARGV)
     (key,) = store.listing().seals
     forged = b"forged"
-    lookup = Store.lookup
+    candidates = Store.candidates
 
     def racing(self, k):
-        found = lookup(self, k)
+        found = candidates(self, k)
         (self.path / f"{k}_measures.parquet").write_bytes(forged)
         seal = (self.path / f"{k}.sha256").read_text()
         (self.path / f"{k}.sha256").write_text(seal.replace(
             seal.split("  ")[0], __import__("hashlib").sha256(forged).hexdigest(), 1))
         return found
 
-    monkeypatch.setattr(Store, "lookup", racing)
+    monkeypatch.setattr(Store, "candidates", racing)
     Path(OUT).unlink()
     job.run(manifest(store.path), ARGV)
     assert Path(OUT).read_text() == "result" and runs() == 2  # refused, computed
@@ -245,7 +269,7 @@ def test_a_job_stands_when_the_store_cannot_keep_or_lock_it(workdir, capsys):
     the job its result."""
     store = Store(workdir / "store")
     store.path.mkdir()
-    (store.path / ".locks").write_text("a file, not the lock folder")
+    os.mkfifo(store.path / ".locks")  # neither the lock folder nor a name the lock removes
     key = job.job_key(json.loads(manifest(store.path)), job.digest_input)
     (store.path / f"{key}_measures.parquet").mkdir()
     assert job.run(manifest(store.path), ARGV) == 0 and Path(OUT).read_text() == "result"

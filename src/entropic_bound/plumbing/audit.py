@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import random
 import re
@@ -106,14 +107,23 @@ class Outcome:
         return "identical" if self.max_abs_diff == 0 else "agrees within the machine tolerance"
 
 
-def kernel_class(machine: dict) -> tuple:
+def kernel_class(machine: object) -> tuple:
     """What decides which kernels a job ran: CPU kernel flags, torch's CPU capability (which
     ``ATEN_CPU_CAPABILITY`` lowers), the variables that choose numpy's and OpenBLAS's kernels
-    and the device."""
-    chosen = {k: v for k, v in (machine.get("kernel_env") or {}).items()
-              if k != "ATEN_CPU_CAPABILITY"}
-    return (tuple(machine.get("cpu_flags") or ()), machine.get("aten_cpu_capability"),
-            tuple(sorted(chosen.items())), machine.get("device", "cpu"))
+    and the device. ``machine`` is a record's (data): a field of another shape than a record
+    writes counts as unknown (None), which no machine's class equals."""
+    machine = machine if isinstance(machine, dict) else {}
+
+    def text(value: object) -> str | None:
+        return value if isinstance(value, str) else None
+
+    flags, env = machine.get("cpu_flags"), machine.get("kernel_env")
+    flags = tuple(flags) if isinstance(flags, list) and all(map(text, flags)) else None
+    env = (tuple(sorted((k, v) for k, v in env.items() if k != "ATEN_CPU_CAPABILITY"))
+           if isinstance(env, dict) and all(text(k) and text(v) for k, v in env.items())
+           else None)
+    return (flags, text(machine.get("aten_cpu_capability")), env,
+            text(machine.get("device", "cpu")))
 
 
 def this_kernel_class(stored: dict) -> tuple:
@@ -134,12 +144,16 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "GOTO_NUM_THREADS", "OPENBLAS_NUM_THREADS
                     "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
-def job_environment(machine: dict) -> dict[str, str]:
-    """This process's environment with the job's BLAS threads, as Snakemake ran it (numpy's
-    products depend on the count). The CPU capability is this process's: the audit compares
-    across capabilities (``ATEN_CPU_CAPABILITY=avx2 entropic-bound audit ...``)."""
+def job_environment(note: dict) -> dict[str, str]:
+    """This process's environment with the BLAS threads Snakemake gave the noted job in this
+    run (numpy's products depend on the count; 1 where the note has no count). The CPU
+    capability is this process's: the audit compares across capabilities
+    (``ATEN_CPU_CAPABILITY=avx2 entropic-bound audit ...``)."""
+    threads = note.get("blas_threads")
+    threads = threads if isinstance(threads, str) and re.fullmatch(r"[1-9]\d{0,3}", threads) \
+        else "1"
     env = dict(os.environ)
-    env.update(dict.fromkeys(THREAD_VARIABLES, str(machine.get("blas_threads") or 1)))
+    env.update(dict.fromkeys(THREAD_VARIABLES, threads))
     return env
 
 
@@ -304,6 +318,12 @@ def _record(note: dict) -> dict:
     return record if isinstance(record, dict) else {}
 
 
+def recorded_seconds(record: dict) -> float:
+    """The job time a record states (``s``), as data: a finite number >= 0, else 0."""
+    s = record.get("s")
+    return float(s) if isinstance(s, int | float) and math.isfinite(s) and s >= 0 else 0.0
+
+
 def _command(argv: list[str]) -> str:
     """The ``entropic-bound`` subcommand of a command line."""
     return argv[1] if len(argv) > 1 else "?"
@@ -325,8 +345,8 @@ def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict
     record = _record(note)
     argv, key = list(note["argv"]), note["entry"]
     command, experiment = _command(argv), _experiment(note)
-    exact_required = kernel_class(record.get("machine") or {}) == this_kernel_class(
-        record.get("machine") or {})
+    machine = record.get("machine") if isinstance(record.get("machine"), dict) else {}
+    exact_required = kernel_class(machine) == this_kernel_class(machine)
     scratch.mkdir(parents=True, exist_ok=True)
     made = {path: str(scratch / f"{name}_{Path(path).name}")
             for name, path in note["outputs"].items()}
@@ -335,7 +355,7 @@ def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict
     recomputed = {path: made[path] for name, path in note["outputs"].items() if name != "record"}
     bands_file = scratch / "rank-bands.json"
     failure = run_command([str(bands_file), "--", *(made.get(a, a) for a in argv[1:])],
-                          workdir, job_environment(record.get("machine") or {}),
+                          workdir, job_environment(note),
                           module="entropic_bound.plumbing.rank_bands")
     if failure:
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
@@ -426,7 +446,7 @@ def draw(candidates: dict[str, dict], count: int, seed: int,
     if budget_seconds is None:
         return [key for _, group in sorted(groups.items())
                 for key in rng.sample(group, min(count, len(group)))], []
-    cost = {key: float(_record(candidates[key]).get("s", 0.0) or 0.0) for key in keys}
+    cost = {key: recorded_seconds(_record(candidates[key])) for key in keys}
     training = {exp: [k for k in group if _command(commands[k]) in TRAINING_COMMANDS]
                 for exp, group in groups.items()}
     left = float(budget_seconds)

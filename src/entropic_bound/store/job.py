@@ -40,7 +40,7 @@ from typing import Any
 from entropic_bound.store import layout
 from entropic_bound.store.files import Refused, sha256, write_outside
 from entropic_bound.store.keys import file_digest, job_key
-from entropic_bound.store.layout import RECORD, Store
+from entropic_bound.store.layout import RECORD, Lookup, Store
 from entropic_bound.store.lock import key_lock
 from entropic_bound.store.manifest import parse
 from entropic_bound.store.notes import write_note
@@ -102,26 +102,50 @@ def first_difference(ours: list[str], theirs: list[str]) -> str:
     return f"{len(theirs)} arguments, this job's {len(ours)}"
 
 
+def refuse(refused: list[str], line: str) -> None:
+    """Say why something in the store was not used, once a job (a fetch under the key's lock
+    meets what the fetch before it met)."""
+    if line not in refused:
+        refused.append(line)
+        say(line)
+
+
 def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
           refused: list[str], keys: dict[str, object] | None) -> str | None:
     """Copy the entry that serves ``key`` to the job's outputs; its name, or None on a miss.
-    An entry that fails its seal or whose record names another command is set aside; each
-    refusal is said and appended to ``refused`` (the note keeps it for the end of the run).
-    With trusted ``keys``, an entry no trusted signature binds to ``key`` is not used."""
+    What could serve it is tried in turn (its own seal, then its alias): one that is
+    malformed or that no trusted signature binds to ``key`` (with trusted ``keys``) is passed
+    over; an entry that fails its seal or whose record names another command is set aside.
+    Each refusal is said once and appended to ``refused`` (the note keeps it for the end of
+    the run)."""
     try:
-        found = store.lookup(key)
+        candidates = store.candidates(key)
     except (Refused, OSError) as err:
-        refused.append(f"{store}/{err}; {manifest['rule']} computed")
-        say(refused[-1])
+        refuse(refused, f"{store}/{err}; {manifest['rule']} computed")
         return None
-    if found is None:
-        return None
+    for i, found in enumerate(candidates):
+        then = f"{manifest['rule']} computed" if i == len(candidates) - 1 else \
+            "its alias tried next"
+        if isinstance(found, Refused):
+            refuse(refused, f"{store}/{found}; {then}")
+            continue
+        if keys is not None and (reason := why_untrusted(store, key, found, keys)) is not None:
+            refuse(refused, f"key {key} not fetched from {store}: {reason}; {then}")
+            continue
+        contents = _verified_contents(store, found, manifest, argv, refused, then)
+        if contents is not None:
+            for name, path in manifest["outputs"].items():
+                write_outside(path, contents[name])
+            return found.entry
+    return None
+
+
+def _verified_contents(store: Store, found: Lookup, manifest: dict[str, Any], argv: list[str],
+                       refused: list[str], then: str) -> dict[str, bytes] | None:
+    """The job's outputs as the entry ``found`` holds them, each checked against the seal as
+    read, the workflow's pins and the record's command; None, the entry set aside, where any
+    check fails."""
     entry, seal = found.entry, found.seal
-    if keys is not None and (reason := why_untrusted(store, key, found, keys)) is not None:
-        refused.append(f"key {key} not fetched from {store}: {reason}; {manifest['rule']} "
-                       "computed")
-        say(refused[-1])
-        return None
     try:
         suffixes = {name: layout.output_suffix(name, path)
                     for name, path in manifest["outputs"].items()}
@@ -136,20 +160,26 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
                               f"workflow pins {pinned[:12]}...")
         record_name = next((n for n, s in suffixes.items() if s == RECORD), None)
         if record_name is not None:
-            recorded = json.loads(contents[record_name]).get("argv")
+            record = json.loads(contents[record_name])
+            recorded = record.get("argv") if isinstance(record, dict) else None
             if recorded != argv:
                 raise Refused("its record ran another command than this job's ("
                               + (first_difference(argv, recorded) if isinstance(recorded, list)
                                  else "no argv") + "): an entry under another job's key")
     except (Refused, OSError, ValueError) as err:
-        refused.append(f"entry {store}/{entry} set aside to {layout.QUARANTINE} and "
-                       f"recomputed: {err}")
-        say(refused[-1])
+        recomputed = " and recomputed" if then.endswith(" computed") else ""
+        refuse(refused, f"entry {store}/{entry} set aside to {layout.QUARANTINE}{recomputed}: "
+                        f"{_reason(err)}" + ("" if recomputed else f"; {then}"))
         store.set_aside(entry, Path(layout.QUARANTINE))
         return None
-    for name, path in manifest["outputs"].items():
-        write_outside(path, contents[name])
-    return entry
+    return contents
+
+
+def _reason(err: Exception) -> str:
+    """An error as one line: a missing file named as such, not as an errno."""
+    if isinstance(err, FileNotFoundError):
+        return f"{Path(err.filename or '?').name} is missing"
+    return str(err)
 
 
 @contextmanager
@@ -196,9 +226,11 @@ def run(manifest_text: str, argv: list[str]) -> int:
     keep = manifest["keep"]
     key = job_key(manifest, digest_input, software())
     keys = trusted()
+    # the BLAS threads Snakemake gave the job: the audit recomputes it with the same count
     note = {"rule": manifest["rule"], "keep": keep, "key": key, "entry": None,
             "fetched": False, "argv": argv, "inputs": manifest["inputs"],
-            "outputs": manifest["outputs"], "refused": []}
+            "outputs": manifest["outputs"], "refused": [],
+            "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS")}
     if keep == "entry":
         store = Store(manifest["store"])
         entry = fetch(store, key, manifest, argv, note["refused"], keys)

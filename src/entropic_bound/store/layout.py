@@ -242,23 +242,37 @@ class Store:
         target's seal (None where neither exists); :class:`Refused` for a seal or alias that
         is there but malformed. A caller checks signatures and digests against these bytes,
         never against a second read that a writer beside it could have replaced."""
+        for found in self.candidates(key):
+            if isinstance(found, Refused):
+                raise found
+            return found
+        return None
+
+    def candidates(self, key: str) -> list[Lookup | Refused]:
+        """Everything that could serve ``key``, in the order a job tries them: its own seal,
+        then its alias and the target's seal; each read once, or the :class:`Refused` saying
+        why it cannot serve. The alias is tried where the seal fails (a junk seal planted
+        beside a good alias must not force a recompute)."""
         if not is_key(key):
             raise Refused(f"{key[:80]!r} is not a key (64 hex digits)")
+        found: list[Lookup | Refused] = []
         try:
             data = self.seal_bytes(key)
-            return Lookup(key, data, self.parse_seal(key, data), None)
+            found.append(Lookup(key, data, self.parse_seal(key, data), None))
         except FileNotFoundError:
             pass
+        except (Refused, OSError) as err:
+            found.append(err if isinstance(err, Refused) else Refused(str(err)))
         try:
             alias = self.alias_bytes(key)
-        except FileNotFoundError:
-            return None
-        entry = self.parse_alias(key, alias)
-        try:
+            entry = self.parse_alias(key, alias)
             data = self.seal_bytes(entry)
+            found.append(Lookup(entry, data, self.parse_seal(entry, data), alias))
         except FileNotFoundError:
-            return None
-        return Lookup(entry, data, self.parse_seal(entry, data), alias)
+            pass
+        except (Refused, OSError) as err:
+            found.append(err if isinstance(err, Refused) else Refused(str(err)))
+        return found
 
     def resolve(self, key: str) -> str | None:
         """The sealed entry that serves ``key``: itself, or its alias's target; None.

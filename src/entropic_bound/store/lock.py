@@ -1,8 +1,8 @@
 """The per-key lock: a job that misses the store holds ``.locks/<key>`` (``flock``) until its
 outputs are sealed, so a second run sharing the store waits and then fetches what the first
 stored, instead of computing it twice. The lock file is opened inside the store's own
-``.locks`` folder with ``O_NOFOLLOW``; a link planted there (or as the folder) is removed with
-one line, never followed."""
+``.locks`` folder with ``O_NOFOLLOW``; a link planted there (or a link or file as the folder) is
+removed with one line, never followed."""
 
 from __future__ import annotations
 
@@ -31,8 +31,9 @@ def key_lock(store: str | os.PathLike[str], key: str,
     if not is_key(key):
         raise files.Refused(f"{key[:80]!r} is not a key")
     with files.folder(Path(store), create=True) as top:
-        if files.kind(top, LOCKS) == "link":  # planted: the link goes, never its target
-            say(f"{store}/{LOCKS}: a link, removed (locks are made here)")
+        planted = files.kind(top, LOCKS)
+        if planted in ("link", "file"):  # planted: the name goes, never a link's target
+            say(f"{store}/{LOCKS}: a {planted}, removed (locks are made here)")
             os.unlink(LOCKS, dir_fd=top)
         locks = files.subfolder(top, LOCKS, create=True)
         try:

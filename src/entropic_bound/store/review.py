@@ -1,15 +1,18 @@
 """``entropic-bound store review BASE..HEAD``: what a commit range changes in the store, for a
-pull request that touches ``store/``: entries added, removed and resealed, with the command
-each record names and the keys that sign each; aliases and realisations; the changes to
-``trusted-keys.txt``. Read from git (``git diff``, ``git show``): nothing is checked out, and
-nothing read is run."""
+pull request that touches ``store/``: entries added, removed and resealed, with the whole
+command each record names (control characters escaped) and the keys whose signatures verify
+against the keys BASE trusted, apart from names a signature line only claims; aliases and
+realisations; the changes to ``trusted-keys.txt`` (a key the range adds verifies nothing here).
+Read from git (``git diff``, ``git show``): nothing is checked out, and nothing read is run."""
 
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 from collections import defaultdict
 
+from entropic_bound.store.files import Refused
 from entropic_bound.store.layout import (
     ALIAS,
     LOCKS,
@@ -19,7 +22,14 @@ from entropic_bound.store.layout import (
     SIGNATURES,
     split,
 )
-from entropic_bound.store.trust import TRUSTED_KEYS
+from entropic_bound.store.trust import (
+    TRUSTED_KEYS,
+    parse_public,
+    parse_signatures,
+    verified_signers,
+)
+
+COMMAND_SHOWN = 400  # characters of a record's command line, then "..."
 
 
 def _git(*args: str) -> str:
@@ -34,11 +44,65 @@ def _show(commit: str, path: str) -> str | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _command(record: str | None) -> str:
+    """The whole command line a record names, quoted as a shell would need it."""
+    if record is None:
+        return "(no record)"
+    try:
+        argv = json.loads(record).get("argv")
+    except (ValueError, AttributeError):
+        return "(record not JSON)"
+    if not (isinstance(argv, list) and argv):
+        return "(no command)"
+    line = _printable(shlex.join(str(a) for a in argv))
+    return line if len(line) <= COMMAND_SHOWN else line[:COMMAND_SHOWN] + "..."
+
+
+def _keys(commit: str) -> dict[str, object]:
+    """The keys ``trusted-keys.txt`` lists at ``commit`` (lines that parse)."""
+    keys = {}
+    for line in (_show(commit, TRUSTED_KEYS) or "").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                name, public = parse_public(line, TRUSTED_KEYS)
+            except Refused:
+                continue
+            keys[name] = public
+    return keys
+
+
+def _signed(head: str, store: str, key: str, base_keys: dict[str, object]) -> str:
+    """Who signs what of ``key`` at ``head``: verified against ``base_keys``, else claimed."""
+    found = parse_signatures(_show(head, f"{store}/{key}{SIGNATURES}") or "")
+    content = {"entry": _show(head, f"{store}/{key}{SEAL}"),
+               "alias": (_show(head, f"{store}/{key}{ALIAS}") or "").strip() or None,
+               "realisation": _show(head, f"{store}/{REALISATIONS}/{key}.json")}
+    if content["realisation"] is not None:
+        try:
+            content["realisation"] = json.dumps(json.loads(content["realisation"]),
+                                                sort_keys=True)
+        except ValueError:
+            content["realisation"] = None
+    verified, claimed = set(), set()
+    for kind, name, _ in found:
+        text = content.get(kind)
+        ok = text is not None and name in verified_signers(
+            found, kind, key, text.encode(), base_keys)
+        (verified if ok else claimed).add(f"{kind} by {_printable(name)}")
+    return (f"  signed: {', '.join(sorted(verified)) or 'by no key BASE trusts'}"
+            + (f"; claimed, not verified: {', '.join(sorted(claimed))}" if claimed else ""))
+
+
 def review(span: str, store: str = "store") -> list[str]:
     """The lines of the review of ``span`` (``BASE..HEAD``)."""
     base, _, head = span.partition("..")
     head = head or "HEAD"
     changes: dict[str, dict[str, str]] = defaultdict(dict)
+    base_keys = _keys(base)  # a key the range itself adds vouches for nothing in it
     for line in _git("diff", "--name-status", "--no-renames", base, head, "--",
                      store).splitlines():
         status, _, path = line.partition("\t")
@@ -61,13 +125,7 @@ def review(span: str, store: str = "store") -> list[str]:
         kind = {"A": "added", "D": "removed", "M": "resealed"}.get(seal or "")
         if kind:
             record = _show(base if seal == "D" else head, f"{store}/{key}{RECORD}")
-            try:
-                argv = json.loads(record or "{}").get("argv") or []
-            except ValueError:
-                argv = ["(record not JSON)"]
-            command = " ".join(str(a) for a in argv[1:2]) + " " + " ".join(
-                str(a) for a in argv if str(a).startswith("results/"))[:160]
-            lines.append(f"entry {kind}: {key[:12]}  {command.strip() or '(no record)'}")
+            lines.append(f"entry {kind}: {key[:12]}  {_command(record)}")
         if ALIAS in what:
             target = (_show(head, f"{store}/{key}{ALIAS}") or "").strip()
             lines.append(f"alias {'removed' if what[ALIAS] == 'D' else 'set'}: {key[:12]} -> "
@@ -75,10 +133,7 @@ def review(span: str, store: str = "store") -> list[str]:
         if "realisation" in what:
             lines.append(f"realisation {what['realisation']}: {key[:12]}")
         if SIGNATURES in what or kind in ("added", "resealed"):
-            sig = _show(head, f"{store}/{key}{SIGNATURES}") or ""
-            signers = sorted({f"{p[0]} by {p[1]}" for p in (x.split(" ") for x in
-                                                           sig.splitlines()) if len(p) == 3})
-            lines.append(f"  signed: {', '.join(signers) or 'by no one'}")
+            lines.append(_signed(head, store, key, base_keys))
     trusted = _git("diff", base, head, "--", TRUSTED_KEYS)
     for line in trusted.splitlines():
         if line[:1] in "+-" and not line.startswith(("+++", "---")):

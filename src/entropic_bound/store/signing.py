@@ -64,33 +64,51 @@ def list_keys() -> None:
     print(f"your signing key: {trust.key_path() if own else 'none'}")
 
 
-def sign_store(store: Store) -> None:
-    """Sign, with this user's key, every entry whose files pass their seal, every alias to
-    such an entry and every realisation, that this key has not signed yet."""
+def sign_store(store: Store, vouch: bool = False) -> None:
+    """Sign, with this user's key, what passes its seal and this key has not signed yet, where
+    someone already vouches for it: an entry or realisation a trusted key has signed or a job
+    of this checkout computed (its note in ``results/jobs``), an alias to such an entry that a
+    trusted key has signed. With ``vouch``, every one that passes its seal: the user's word
+    that they reviewed it (``store review``). A signature is trust: signing whatever a pull
+    brought in would turn a planted entry into a trusted one."""
+    from entropic_bound.store.notes import notes
+
     signer = trust.load_signer()
     if signer is None:
         raise Refused("no signing key: make one with `entropic-bound store keygen NAME`")
     own = {signer.name: signer.private.public_key()}
+    keys = trust.trusted() or {}
+    computed = {n.get("key") for n in notes(existing=False) if n.get("fetched") is False}
     listing = store.listing()
     signed = {"entry": 0, "alias": 0, "realisation": 0}
+    unvouched = 0
+
+    def sign_if_vouched(kind: str, key: str, content: bytes, made_here: bool) -> None:
+        nonlocal unvouched
+        if trust.signed_by(store, kind, key, content, own):
+            return
+        if vouch or made_here or trust.signed_by(store, kind, key, content, keys):
+            trust.sign(store, signer, kind, key)
+            signed[kind] += 1
+        else:
+            unvouched += 1
+
     good = set()
     for key in sorted(listing.seals):
         if (reason := store.check_entry(key)) is not None:
             log.error("not signed: %s/%s: %s", store, key, reason)
             continue
         good.add(key)
-        if not trust.signed_by(store, "entry", key, trust.content(store, "entry", key), own):
-            trust.sign(store, signer, "entry", key)
-            signed["entry"] += 1
+        sign_if_vouched("entry", key, trust.content(store, "entry", key), key in computed)
     for key, entry in sorted(store.aliases().items()):
-        if entry in good and not trust.signed_by(store, "alias", key,
-                                                 trust.content(store, "alias", key), own):
-            trust.sign(store, signer, "alias", key)
-            signed["alias"] += 1
+        if entry in good:
+            sign_if_vouched("alias", key, trust.content(store, "alias", key), False)
     for key in store.realisations():
-        if not trust.signed_by(store, "realisation", key,
-                               trust.content(store, "realisation", key), own):
-            trust.sign(store, signer, "realisation", key)
-            signed["realisation"] += 1
+        sign_if_vouched("realisation", key, trust.content(store, "realisation", key),
+                        key in computed)
     log.info("signed as %s: %d entries, %d aliases, %d realisations", signer.name,
              signed["entry"], signed["alias"], signed["realisation"])
+    if unvouched:
+        log.warning("not signed: %d that no trusted key signed and no job of this checkout "
+                    "computed; review them (`entropic-bound store review BASE..HEAD`), then "
+                    "`entropic-bound store sign --vouch` signs them", unvouched)

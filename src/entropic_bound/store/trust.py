@@ -152,14 +152,9 @@ def trusted(workdir: str | os.PathLike[str] = ".") -> dict[str, object] | None:
     return keys
 
 
-def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
-    """``(kind, signer, signature)`` of each well-formed line of ``<key>.sig`` (the first
-    :data:`MOST_SIGNATURES`; the file at most :data:`entropic_bound.store.layout.SMALL`)."""
-    try:
-        with files.folder(store.path) as top:
-            text = files.read(top, f"{key}{SIGNATURES}", SMALL).decode("ascii", "replace")
-    except FileNotFoundError:
-        return []
+def parse_signatures(text: str) -> list[tuple[str, str, bytes]]:
+    """``(kind, signer, signature)`` of each well-formed line of a ``<key>.sig`` text (the
+    first :data:`MOST_SIGNATURES`)."""
     found = []
     for line in text.splitlines()[:MOST_SIGNATURES]:
         parts = line.split(" ")
@@ -171,13 +166,25 @@ def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
     return found
 
 
-def signed_by(store: Store, kind: str, key: str, content: bytes,
-              keys: dict[str, object]) -> list[str]:
-    """The trusted signers whose signature binds ``content`` to ``key`` as ``kind``."""
+def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
+    """:func:`parse_signatures` of ``<key>.sig`` (the file at most
+    :data:`entropic_bound.store.layout.SMALL`)."""
+    try:
+        with files.folder(store.path) as top:
+            text = files.read(top, f"{key}{SIGNATURES}", SMALL).decode("ascii", "replace")
+    except FileNotFoundError:
+        return []
+    return parse_signatures(text)
+
+
+def verified_signers(found: list[tuple[str, str, bytes]], kind: str, key: str, content: bytes,
+                     keys: dict[str, object]) -> list[str]:
+    """The signers among ``keys`` whose signature in ``found`` binds ``content`` to ``key`` as
+    ``kind``."""
     from cryptography.exceptions import InvalidSignature
 
     good = []
-    for found_kind, name, signature in signatures(store, key):
+    for found_kind, name, signature in found:
         if found_kind != kind or name not in keys:
             continue
         try:
@@ -186,6 +193,12 @@ def signed_by(store: Store, kind: str, key: str, content: bytes,
         except InvalidSignature:
             continue
     return good
+
+
+def signed_by(store: Store, kind: str, key: str, content: bytes,
+              keys: dict[str, object]) -> list[str]:
+    """The trusted signers whose signature binds ``content`` to ``key`` as ``kind``."""
+    return verified_signers(signatures(store, key), kind, key, content, keys)
 
 
 def content(store: Store, kind: str, key: str) -> bytes:
