@@ -104,6 +104,21 @@ def test_an_unknown_command_is_an_error_naming_it():
         command_modules("train-everything")
 
 
+def test_imports_nested_in_any_statement_are_found():
+    """Only statements are walked (an import is one): an import in a function, a method, a
+    handler, a with, a loop's else or a match case is found."""
+    tree = ast.parse(
+        "def f():\n    import entropic_bound.data.teachers\n"
+        "class C:\n    def m(self):\n        from entropic_bound.models import lm\n"
+        "try:\n    pass\nexcept ImportError:\n    import entropic_bound.measures.spectra\n"
+        "with open('x'):\n    from entropic_bound.plumbing import atomic\n"
+        "for i in []:\n    pass\nelse:\n    import entropic_bound.data.mixers\n"
+        "match 1:\n    case 1:\n        import entropic_bound.training.precision\n")
+    found = code_inputs._package_imports(tree, "entropic_bound.cli")
+    assert ours("data.teachers", "models.lm", "measures.spectra", "plumbing.atomic",
+                "data.mixers", "training.precision") <= found
+
+
 def test_no_two_modules_of_the_package_import_each_other_in_a_circle():
     """Imports run one way (docs/design.md, "Module map"): a circle, direct or through other
     modules, among the package's modules (a function's import counts) is a defect."""

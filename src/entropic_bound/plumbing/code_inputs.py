@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -63,11 +64,23 @@ def _absolute(node: ast.ImportFrom, module: str) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
+def _statements(tree: ast.AST) -> Iterator[ast.stmt]:
+    """Every statement under ``tree``, nested ones included (an import is a statement, so the
+    expressions, nine tenths of a tree's nodes, need no visit)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, field, None) or ():
+                yield child
+                todo.append(child)
+
+
 def _package_imports(tree: ast.AST, module: str) -> set[str]:
     """Package modules named by the import statements anywhere under ``tree`` (``module`` is
     where the tree comes from, for relative imports), with their enclosing packages."""
     named: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if isinstance(node, ast.ImportFrom):
             target = _absolute(node, module)
             named.add(target)
