@@ -275,6 +275,11 @@ def test_a_job_stands_when_the_store_cannot_keep_or_lock_it(workdir, capsys):
     assert job.run(manifest(store.path), ARGV) == 0 and Path(OUT).read_text() == "result"
     err = capsys.readouterr().err
     assert "computing without it" in err and "computed, not stored" in err
+    from entropic_bound.store.summary import end_of_run
+
+    # the run's last line said "1 computed and stored" of a job the store could not keep
+    assert "store: 0 stored jobs fetched, 0 computed and stored, 1 computed and not stored" \
+        in end_of_run(0.0)
 
 
 def test_names_are_printed_on_one_line_whatever_they_hold(workdir):
@@ -283,3 +288,20 @@ def test_names_are_printed_on_one_line_whatever_they_hold(workdir):
     (store.path / "x\nstore: 84 stored jobs fetched\x1b[8m").write_text("")
     (line,) = store.listing().unexpected
     assert "\n" not in line and "\x1b" not in line and "not a store name" in line
+
+
+def test_every_run_names_the_keys_it_trusts(workdir):
+    """A key that a pull added to trusted-keys.txt was trusted without a word at the run;
+    the run's first store line now names every key it trusts (none where the store is
+    unsigned)."""
+    from entropic_bound.store.summary import start_lines
+
+    store = Store(workdir / "store")
+    store.path.mkdir()
+    assert not [line for line in start_lines(store.path) if "signed by" in line]
+    trust.make_key("alice")
+    add_trusted(None)
+    mallory = trust.make_key("mallory", workdir / "mallory.key")
+    add_trusted(mallory.public_line)
+    (line,) = [line for line in start_lines(store.path) if "signed by" in line]
+    assert "alice, mallory (trusted-keys.txt" in line

@@ -19,7 +19,7 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
     from entropic_bound.plumbing.job_record import other_versions, versions
 
     ours = versions()
-    fetched = computed = 0
+    fetched = computed = unstored = 0
     other: Counter[str] = Counter()
     refused: list[str] = []
     for note in notes(root):
@@ -27,7 +27,8 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
             continue
         refused += [f"store: {line}" for line in note.get("refused") or []]
         if not note.get("fetched"):
-            computed += 1
+            computed += bool(note.get("entry"))
+            unstored += not note.get("entry")  # the store could not keep it (said at the job)
             continue
         fetched += 1
         record = next((p for n, p in note["outputs"].items()
@@ -38,7 +39,7 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
             continue
         if theirs:
             other[", ".join(f"{k} {v}" for k, v in sorted(theirs.items()))] += 1
-    if not fetched + computed:
+    if not fetched + computed + unstored:
         return []
     from entropic_bound.store.trust import TRUSTED_KEYS, trusted
 
@@ -46,7 +47,8 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
         refused.append(f"store: unsigned: this workflow lists no trusted keys ({TRUSTED_KEYS}), "
                        "so whoever can write the store decides what this run fetched "
                        "(docs/running.md, \"A store you share\")")
-    lines = [*refused, f"store: {fetched} stored jobs fetched, {computed} computed and stored"]
+    lines = [*refused, f"store: {fetched} stored jobs fetched, {computed} computed and stored"
+             + (f", {unstored} computed and not stored" if unstored else "")]
     if other:
         mine = ", ".join(f"{k} {v}" for k, v in ours.items())
         which = "; ".join(f"{n} with {v}" for v, n in other.most_common())
@@ -58,15 +60,23 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
 
 
 def start_lines(store: str | os.PathLike[str]) -> list[str]:
-    """What the store holds that no run reads, one line each (the Snakefile's ``onstart``):
-    names that are not the store's, links, unsealed files and dangling seals or aliases.
-    Only names are listed and seals parsed: nothing else is read."""
+    """The keys this run trusts, then what the store holds that no run reads, one line each
+    (the Snakefile's ``onstart``): names that are not the store's, links, unsealed files and
+    dangling seals or aliases. Only names are listed and seals parsed: nothing else is read."""
     from entropic_bound.store.files import Refused, shown
     from entropic_bound.store.layout import Store
+    from entropic_bound.store.trust import TRUSTED_KEYS, trusted
 
     found = Store(store)
     try:
-        return ([f"store: {store}/{line}" for line in found.listing().unexpected]
+        keys = trusted()
+        # who this run trusts, named every run: a key a pull added shows here, not only in
+        # `store review`
+        trust = ([] if keys is None else
+                 [f"store: entries are used where signed by one of: "
+                  f"{', '.join(shown(name) for name in sorted(keys))} ({TRUSTED_KEYS} and "
+                  f"your own key)"])
+        return (trust + [f"store: {store}/{line}" for line in found.listing().unexpected]
                 + [f"store: {store}/{shown(name)}: unsealed or dangling (never read)"
                    for name in found.leftovers()])
     except (Refused, OSError) as err:
