@@ -496,14 +496,37 @@ def test_the_lock_command_adds_only_well_formed_entries(tmp_path):
     from entropic_bound.cli import main
 
     lock = tmp_path / "lock.json"
+    pin = {"source": "files /x", "version": "v", "text_sha256": "b" * 64, "text_bytes": 5}
     for bad, named in [('{"archive:x": "abc"}', "entry 'archive:x' is not a sha256"),
                        ('{"corpus:c": {"source": "s"}}', "entry 'corpus:c' is not a corpus pin"),
+                       (json.dumps({"corpus:c": {**pin, "text_bytes": "a"}}), "not a corpus pin"),
+                       (json.dumps({"corpus:c": {**pin, "source": 1}}), "not a corpus pin"),
+                       ('{"corpus:c": {"source": "s", "version": "v", "text_sha256": "' + "b" * 64
+                        + '", "text_bytes": -1e400}}', "not a corpus pin"),
+                       (json.dumps({"archive:../../etc/passwd": "a" * 64}), "not a lock entry"),
+                       (json.dumps({"archive:x\u001b[2J": "a" * 64}), "not a lock entry"),
                        ("[1]", "expected a non-empty object"), ("{", "not JSON")]:
         with pytest.raises(SystemExit, match=re.escape(named)):
             main(["corpus-lock", str(lock), "--add", bad])
     assert not lock.exists()
     main(["corpus-lock", str(lock), "--add", json.dumps({"archive:x": "a" * 64})])
     assert corpus_lock.read_lock(lock) == {"archive:x": "a" * 64}
+
+
+def test_a_lock_entry_of_another_shape_is_one_line_naming_it(tmp_path, capsys):
+    from entropic_bound.cli import main
+
+    lock = tmp_path / "lock.json"
+    lock.write_text(json.dumps({"archive:a": ["x"], "corpus:c": {
+        "source": "s", "version": "v", "text_sha256": 123, "text_bytes": 5}}))
+    with pytest.raises(corpus_lock.BadLockEntry, match=r"entry 'archive:a' is \"\['x'\]\", not "
+                                                        r"a sha256"):
+        corpus_lock.LockFile(lock).get("archive:a")
+    with pytest.raises(corpus_lock.BadLockEntry, match="entry 'corpus:c' is not a corpus pin"):
+        corpus_lock.corpus_pin(lock, "c")
+    # adding over a held entry says it is a re-lock
+    main(["corpus-lock", str(lock), "--add", json.dumps({"archive:a": "a" * 64})])
+    assert "replaces the entry it held: a re-lock" in capsys.readouterr().out
 
 
 def test_another_text_from_the_pinned_source_stops_naming_both(tmp_path):

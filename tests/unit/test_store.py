@@ -122,8 +122,14 @@ def test_a_records_odd_fields_are_data_never_an_environment_or_a_crash():
                           ({}, "1"), ({"blas_threads": "99999"}, "1")]:
         env = audit.job_environment(note)
         assert {env[v] for v in audit.THREAD_VARIABLES} == {threads}, note
-    for s, cost in [(12.5, 12.5), ("1e12", 0.0), (float("nan"), 0.0), (-3, 0.0), (None, 0.0)]:
+    for s, cost in [(12.5, 12.5), ("1e12", 0.0), (float("nan"), 0.0), (-3, 0.0), (None, 0.0),
+                    (10**400, 0.0), (True, 0.0)]:
         assert audit.recorded_seconds({"s": s}) == cost
+    # the run's last lines read a record's software: another shape is none, never a crash
+    from entropic_bound.plumbing.job_record import VERSIONED, other_versions
+
+    for software in ("xxxx", {"torch": 7}, ["numpy"], None):
+        assert set(other_versions({"software": software}, {})) <= set(VERSIONED)
 
 
 def test_the_audits_kernel_class_and_ranks_without_bands(tmp_path):

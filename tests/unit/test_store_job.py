@@ -133,3 +133,30 @@ def test_a_junk_seal_beside_a_good_alias_falls_back_to_the_alias_said_once(workd
     assert job.run(manifest(store, {"p": 2}), ARGV) == 0 and runs() == 2
     err = capsys.readouterr().err
     assert err.count("is not '<sha256>") == 1 and "job computed" in err
+
+
+def test_planted_run_state_neither_writes_outside_nor_fails_a_job(workdir):
+    """From an attacker's review: the run's liveness file planted as a link had its target
+    truncated (a write outside the checkout), as a folder it crashed the run's start; a note
+    of another shape crashed every run's end; the code-digest memo planted as a file failed
+    every stored job."""
+    from entropic_bound.plumbing import run_lock
+    from entropic_bound.store.notes import notes
+
+    precious = workdir / "precious.txt"
+    precious.write_text("precious data")
+    (workdir / ".snakemake").mkdir()
+    (workdir / run_lock.LIVENESS).symlink_to(precious)
+    with pytest.raises(SystemExit, match="entropic-bound.run: cannot hold this run's liveness"):
+        run_lock.hold(workdir)
+    assert precious.read_text() == "precious data"
+    (workdir / run_lock.LIVENESS).unlink()
+    (workdir / run_lock.LIVENESS).mkdir()
+    with pytest.raises(SystemExit, match="expected a regular file there"):
+        run_lock.hold(workdir)
+    Path("results/jobs").mkdir(parents=True)
+    Path("results/jobs/zz1.json").write_text(json.dumps(
+        {"argv": ["x"], "outputs": {"a": 5}, "keep": "entry", "fetched": True}))
+    assert notes() == [] and notes(existing=False) == []
+    Path(job.DIGESTS).write_text("a file where the memo folder goes")
+    assert job.run(manifest(workdir / "store"), ARGV) == 0 and runs() == 1

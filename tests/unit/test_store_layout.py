@@ -58,11 +58,14 @@ def test_unsealed_files_are_no_entry_but_leftovers_and_aliases_resolve(filled):
     assert filled.leftovers() == [] and filled.aliases() == {}
 
 
-def test_a_realisation_is_written_once_and_read_back(tmp_path):
+def test_a_realisation_is_what_the_job_made_and_read_back(tmp_path):
+    """A realisation planted with other digests was kept (and then signed by `store sign` as
+    computed here): what the job made now replaces it."""
     store = Store(tmp_path)
-    store.write_realisation(KEY_A, {"0": "c" * 64})
-    store.write_realisation(KEY_A, {"0": "d" * 64})  # the first one predicts
-    assert store.realisation(KEY_A) == {"0": "c" * 64}
+    assert store.write_realisation(KEY_A, {"0": "c" * 64}) == "written"
+    assert store.write_realisation(KEY_A, {"0": "c" * 64}) == "same"
+    assert store.write_realisation(KEY_A, {"0": "d" * 64}) == "replaced"
+    assert store.realisation(KEY_A) == {"0": "d" * 64}
     assert store.realisation(KEY_B) == {}
 
 

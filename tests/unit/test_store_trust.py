@@ -305,3 +305,40 @@ def test_every_run_names_the_keys_it_trusts(workdir):
     add_trusted(mallory.public_line)
     (line,) = [line for line in start_lines(store.path) if "signed by" in line]
     assert "alice, mallory (trusted-keys.txt" in line
+
+
+def test_the_review_names_what_an_attacker_changed_around_a_seal(workdir):
+    """From an attacker's review: a file of an entry changed under its unchanged seal and a
+    `.sig`-only change showed nothing (or a bare line); a `.sig` with a non-UTF-8 byte crashed
+    the review; a second key under a published name showed as an ordinary addition."""
+    def git(*args):
+        subprocess.run(["git", *args], check=True, capture_output=True,
+                       env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                            "PATH": "/usr/bin:/bin"})
+
+    from entropic_bound.store.review import review
+
+    git("init", "-q")
+    store = Store(workdir / "store")
+    trust.make_key("alice")
+    add_trusted(None)
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    git("add", "store", "trusted-keys.txt")
+    git("commit", "-qm", "base")
+    (store.path / f"{key}_measures.parquet").write_text("tampered")
+    with open(store.path / f"{key}.sig", "ab") as sig:
+        sig.write(b"entry mallory \xff\n")
+    mallory = trust.make_key("alice", workdir / "mallory.key")
+    with open("trusted-keys.txt", "a") as keys:
+        keys.write(mallory.public_line + "\n")
+    git("add", "store", "trusted-keys.txt")
+    git("commit", "-qm", "attack")
+    lines = review("HEAD~1..HEAD")
+    assert f"entry files changed, seal not: {key[:12]} (_measures.parquet; every fetch " \
+           "refuses it)" in lines, lines
+    assert f"signatures changed: {key[:12]}" in lines
+    assert "trusted-keys.txt: added a second key named alice" in lines
+    with pytest.raises(Refused, match="lists the key name alice twice"):
+        trust.trusted()

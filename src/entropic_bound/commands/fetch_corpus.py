@@ -21,6 +21,7 @@ def run(a: argparse.Namespace) -> None:
         fetch_corpus,
     )
     from entropic_bound.data.corpus_lock import (
+        BadLockEntry,
         ChecksumMismatch,
         LockFile,
         PinError,
@@ -35,7 +36,7 @@ def run(a: argparse.Namespace) -> None:
                                   cache=p["cache"], lock=lock,
                                   max_replaced_fraction=p["max_replaced_fraction"], pin=p["pin"])
         check_complete(lock, p["corpus"], provenance, pinned=p["pin"] is not None)
-    except (PinError, Unlocked, ChecksumMismatch, NoSourceWorked, BadEncoding,
+    except (PinError, Unlocked, BadLockEntry, ChecksumMismatch, NoSourceWorked, BadEncoding,
             UnsafeFile) as err:
         # one clear message naming the corpus, what the lock pins and what was found
         logging.getLogger("entropic_bound").error("%s", err)

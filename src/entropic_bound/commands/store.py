@@ -24,8 +24,8 @@ ACTIONS = {
     "trust": "list a public key (NAME:BASE64; default your own) in trusted-keys.txt",
     "distrust": "remove the key NAME from trusted-keys.txt",
     "keys": "the trusted keys, and yours",
-    "sign": "sign, with your key, what passes its seal and a trusted key signed or this "
-            "checkout computed (--vouch: all that passes its seal, once you reviewed it)",
+    "sign": "sign, with your key, what passes its seal and this checkout computed (--vouch: "
+            "all that passes its seal, once you reviewed it)",
     "review": "what a commit range (BASE..HEAD) changes in the store: entries added, removed, "
               "resealed, their commands and signers; trusted-keys.txt",
 }
@@ -43,8 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="check: move failing entries here")
     p.add_argument("--remove", action="store_true", help="unused: delete them")
     p.add_argument("--vouch", action="store_true",
-                   help="sign: also what no trusted key signed and this checkout did not "
-                        "compute (after reviewing it)")
+                   help="sign: also what this checkout did not compute (after reviewing it)")
     p.add_argument("--from", dest="source", default="HEAD", metavar="COMMIT",
                    help="migrate: the commit whose keys found the entries (default HEAD, for "
                         "an uncommitted change)")

@@ -41,8 +41,8 @@ def read_lock(lock: Path) -> dict[str, str | dict]:
         entries = json.loads(lock.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ValueError(f"{lock}: not a valid lock file ({err}); expected a JSON object of "
-                         f"url or archive -> sha256. Restore it from git, or delete it to "
-                         f"record every checksum anew") from None
+                         f"url or archive -> sha256. Restore it from git, or delete it: each "
+                         f"fetch then names the entries to add") from None
     if not isinstance(entries, dict):
         raise ValueError(f"{lock}: not a valid lock file; expected a JSON object of url or "
                          f"archive -> sha256, found {type(entries).__name__}")
@@ -53,14 +53,31 @@ PIN_KEY = "corpus:{}"
 PIN_FIELDS = ("source", "version", "text_sha256", "text_bytes")
 
 
+class BadLockEntry(ValueError):
+    """An entry of the lock file of another shape than a sha256 or a corpus pin."""
+
+
+SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def is_pin(pin: object) -> bool:
+    """A corpus pin: exactly ``PIN_FIELDS``, source and version printable text, the text's
+    sha256 and its size in bytes."""
+    return (isinstance(pin, dict) and set(pin) == set(PIN_FIELDS)
+            and all(isinstance(pin[k], str) and pin[k].isprintable()
+                    for k in ("source", "version"))
+            and isinstance(pin["text_sha256"], str) and SHA256.fullmatch(pin["text_sha256"])
+            is not None and type(pin["text_bytes"]) is int and pin["text_bytes"] >= 0)
+
+
 def corpus_pin(lock: Path, name: str) -> dict | None:
     """The lock's pin of corpus ``name`` (``PIN_FIELDS``), or None where it has none."""
     key = PIN_KEY.format(name)
     pin = read_lock(lock).get(key)
-    if pin is not None and not (isinstance(pin, dict) and set(PIN_FIELDS) <= pin.keys()):
-        raise ValueError(f"{lock}: entry {key!r} is not a corpus pin; expected an object with "
-                         f"{', '.join(PIN_FIELDS)}. Restore it from git, or delete the entry to "
-                         f"pin the corpus anew")
+    if pin is not None and not is_pin(pin):
+        raise BadLockEntry(f"{lock}: entry {key!r} is not a corpus pin; expected an object "
+                           f"with {', '.join(PIN_FIELDS)} (texts, a sha256, a byte count). "
+                           f"Restore it from git, or delete the entry to pin the corpus anew")
     return pin
 
 
@@ -87,8 +104,14 @@ class LockFile:
         self.entries = read_lock(self.path)
         self.missing: dict[str, str | dict] = {}
 
-    def get(self, key: str) -> str | dict | None:
-        return self.entries.get(key)
+    def get(self, key: str) -> str | None:
+        """The sha256 the lock records for a url or archive (None: none)."""
+        value = self.entries.get(key)
+        if value is not None and not (isinstance(value, str) and SHA256.fullmatch(value)):
+            raise BadLockEntry(f"{self.path}: entry {key[:120]!r} is {str(value)[:40]!r}, not "
+                               "a sha256 (64 lowercase hex digits); restore it from git, or "
+                               "delete the entry: the fetch then names the sha256 to add")
+        return value
 
     def add_missing(self, key: str, value: str | dict) -> None:
         self.missing[key] = value

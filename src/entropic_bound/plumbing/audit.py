@@ -321,7 +321,11 @@ def _record(note: dict) -> dict:
 def recorded_seconds(record: dict) -> float:
     """The job time a record states (``s``), as data: a finite number >= 0, else 0."""
     s = record.get("s")
-    return float(s) if isinstance(s, int | float) and math.isfinite(s) and s >= 0 else 0.0
+    try:
+        s = float(s) if isinstance(s, int | float) and not isinstance(s, bool) else math.nan
+    except OverflowError:  # an int of hundreds of digits
+        s = math.nan
+    return s if math.isfinite(s) and s >= 0 else 0.0
 
 
 def _command(argv: list[str]) -> str:

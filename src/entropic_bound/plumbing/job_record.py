@@ -137,7 +137,9 @@ def public_version(version: str | None) -> str | None:
 def other_versions(record: dict[str, Any], ours: dict[str, str | None]) -> dict[str, str]:
     """The :data:`VERSIONED` distributions whose version in ``record`` differs from ``ours``
     (their public versions), name -> the record's version; a record without software: all."""
-    theirs = record.get("software") or {}
+    theirs = record.get("software")
+    theirs = {k: v for k, v in theirs.items() if isinstance(v, str)} \
+        if isinstance(theirs, dict) else {}  # a record is data: another shape reads as none
     return {name: str(theirs.get(name)) for name in VERSIONED
             if public_version(theirs.get(name)) != public_version(ours.get(name))}
 

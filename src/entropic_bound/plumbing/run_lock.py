@@ -43,8 +43,15 @@ def hold(workdir: str | os.PathLike[str] = ".") -> None:
     holds it (also after ``snakemake --unlock``, which removes only Snakemake's lock files)."""
     path = Path(workdir) / LIVENESS
     path.parent.mkdir(parents=True, exist_ok=True)
-    # kept open for the run's life, so no context manager; not inherited by the jobs (PEP 446)
-    fh = open(path, "a+")  # noqa: SIM115
+    # kept open for the run's life, so no context manager; not inherited by the jobs (PEP 446).
+    # O_NOFOLLOW: a link planted at that name is refused, never followed (nor its target
+    # truncated)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as err:
+        raise SystemExit(f"{path}: cannot hold this run's liveness lock ({err.strerror}); "
+                         f"expected a regular file there: remove what is in its place") from None
+    fh = os.fdopen(fd, "r+")
     try:
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +91,8 @@ def digest_input(path: str) -> str:
     except OSError:
         pass
     digest = file_digest(path)
-    write_outside(memo, digest.encode())
+    with suppress(Refused, OSError):  # a memo not kept costs a parse next time, not the job
+        write_outside(memo, digest.encode())
     return digest
 
 
@@ -258,7 +259,11 @@ def run(manifest_text: str, argv: list[str]) -> int:
         store = Store(manifest["store"])
         made = {name: file_digest(path) for name, path in manifest["outputs"].items()}
         try:
-            if store.write_realisation(key, made) and (signer := signer_if_any(keys)):
+            kept = store.write_realisation(key, made)
+            if kept == "replaced":
+                say(f"realisation of key {key[:12]} held other digests than this job made: "
+                    "replaced by the job's")
+            if kept != "same" and (signer := signer_if_any(keys)):
                 sign(store, signer, "realisation", key,
                      json.dumps(made, sort_keys=True).encode())
         except (Refused, OSError) as err:

@@ -330,19 +330,29 @@ class Store:
             raise Refused(f"{REALISATIONS}/{key}.json: expected output name -> sha256")
         return made
 
-    def write_realisation(self, key: str, digests: dict[str, str]) -> bool:
-        """Record what a cheap job made under ``key``; an existing record is kept (the first
-        realisation predicts; nothing is ever fetched by a prediction). Whether it wrote."""
+    def write_realisation(self, key: str, digests: dict[str, str]) -> str:
+        """Record what a cheap job made under ``key``: ``same`` where the store already holds
+        these digests, ``written`` where it held none, ``replaced`` where it held others
+        (planted, or made by other code): what the job made is the record (nothing is ever
+        fetched by a prediction)."""
         if not is_key(key):
             raise Refused(f"realisation {key[:80]!r}: a key is expected")
+        text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
         with files.folder(self.path, create=True) as top:
             fd = files.subfolder(top, REALISATIONS, create=True)
             try:
                 if files.kind(fd, f"{key}.json") is not None:
-                    return False
-                text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
+                    try:
+                        held = json.loads(files.read(fd, f"{key}.json", SMALL))
+                    except (Refused, OSError, ValueError):
+                        held = None
+                    if held == digests:
+                        return "same"
+                    os.unlink(f"{key}.json", dir_fd=fd)
+                    files.write(fd, f"{key}.json", text.encode())
+                    return "replaced"
                 files.write(fd, f"{key}.json", text.encode())
-                return True
+                return "written"
             finally:
                 os.close(fd)
 

@@ -34,15 +34,21 @@ def write_note(note: dict[str, Any], root: str | os.PathLike[str] = NOTES) -> No
 
 def notes(root: str | os.PathLike[str] = NOTES, existing: bool = True) -> list[dict[str, Any]]:
     """Every note of this run whose outputs are still the files it made or fetched (with
-    ``existing=False``, every note)."""
+    ``existing=False``, every note); a note of another shape than the wrapper writes is
+    skipped."""
     found = []
     for path in sorted(Path(root).glob("*.json")) if Path(root).is_dir() else []:
+        if not path.is_file():  # a folder or a pipe planted under that name: never read
+            continue
         try:
             note = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
         if (isinstance(note, dict) and isinstance(note.get("argv"), list)
-                and isinstance(note.get("outputs"), dict)
+                and all(isinstance(a, str) for a in note["argv"])
+                and isinstance(note.get("outputs"), dict) and note["outputs"]
+                and all(isinstance(k, str) and isinstance(p, str)
+                        for k, p in note["outputs"].items())
                 and (not existing or all(Path(p).is_file() for p in note["outputs"].values()))):
             found.append(note)
     return found

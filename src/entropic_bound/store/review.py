@@ -33,15 +33,16 @@ COMMAND_SHOWN = 400  # characters of a record's command line, then "..."
 
 
 def _git(*args: str) -> str:
-    proc = subprocess.run(["git", *args], capture_output=True, text=True)
+    proc = subprocess.run(["git", *args], capture_output=True)
     if proc.returncode:
-        raise SystemExit(f"store review: git {' '.join(args)}: {proc.stderr.strip()}")
-    return proc.stdout
+        raise SystemExit(f"store review: git {' '.join(args)}: "
+                         f"{proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout.decode(errors="replace")  # names and lines as data: any bytes
 
 
 def _show(commit: str, path: str) -> str | None:
-    proc = subprocess.run(["git", "show", f"{commit}:{path}"], capture_output=True, text=True)
-    return proc.stdout if proc.returncode == 0 else None
+    proc = subprocess.run(["git", "show", f"{commit}:{path}"], capture_output=True)
+    return proc.stdout.decode(errors="replace") if proc.returncode == 0 else None
 
 
 def _printable(text: str) -> str:
@@ -119,7 +120,8 @@ def review(span: str, store: str = "store") -> list[str]:
     lines = []
     for key, what in sorted(changes.items()):
         if "other" in what:
-            lines.append(f"{what['other']} {store}/{key}: not a store name (never read)")
+            lines.append(f"{what['other']} {store}/{_printable(key)}: not a store name "
+                         "(never read)")
             continue
         seal = what.get(SEAL)
         kind = {"A": "added", "D": "removed", "M": "resealed"}.get(seal or "")
@@ -132,13 +134,29 @@ def review(span: str, store: str = "store") -> list[str]:
                          f"{target[:12] or '-'}")
         if "realisation" in what:
             lines.append(f"realisation {what['realisation']}: {key[:12]}")
+        files_only = sorted(n for n in what if n not in (SEAL, ALIAS, SIGNATURES,
+                                                           "realisation"))
+        if files_only and not kind:
+            lines.append(f"entry files changed, seal not: {key[:12]} "
+                         f"({', '.join(map(_printable, files_only))}; every fetch refuses it)")
+        if SIGNATURES in what and not (kind or ALIAS in what or "realisation" in what):
+            lines.append(f"signatures changed: {key[:12]}")
         if SIGNATURES in what or kind in ("added", "resealed"):
             lines.append(_signed(head, store, key, base_keys))
-    trusted = _git("diff", base, head, "--", TRUSTED_KEYS)
-    for line in trusted.splitlines():
-        if line[:1] in "+-" and not line.startswith(("+++", "---")):
-            lines.append(f"{TRUSTED_KEYS}: {'added' if line[0] == '+' else 'removed'} "
-                         f"{line[1:].partition(':')[0]}")
+    changed = [(line[0], line[1:].partition(":")[0].strip())
+               for line in _git("diff", base, head, "--", TRUSTED_KEYS).splitlines()
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    removed = {name for sign, name in changed if sign == "-"}
+    for sign, name in changed:
+        if sign == "+" and name in removed:
+            what = "replaced the key named"  # a rotation: every signature by the old one fails
+        elif sign == "+" and name in base_keys:
+            what = "added a second key named"  # refused at every run: a name names one key
+        elif sign == "-" and any(s == "+" and n == name for s, n in changed):
+            continue
+        else:
+            what = "added" if sign == "+" else "removed"
+        lines.append(f"{TRUSTED_KEYS}: {what} {_printable(name)}")
     counts = defaultdict(int)
     for line in lines:
         counts[line.split(":")[0]] += 1

@@ -65,19 +65,18 @@ def list_keys() -> None:
 
 
 def sign_store(store: Store, vouch: bool = False) -> None:
-    """Sign, with this user's key, what passes its seal and this key has not signed yet, where
-    someone already vouches for it: an entry or realisation a trusted key has signed or a job
-    of this checkout computed (its note in ``results/jobs``), an alias to such an entry that a
-    trusted key has signed. With ``vouch``, every one that passes its seal: the user's word
-    that they reviewed it (``store review``). A signature is trust: signing whatever a pull
-    brought in would turn a planted entry into a trusted one."""
+    """Sign, with this user's key, what passes its seal, this key has not signed yet, and a
+    job of this checkout computed (its note in ``results/jobs``). With ``vouch``, every entry,
+    alias and realisation that passes its seal: the user's word that they reviewed it (``store
+    review``). A signature is trust: signing whatever a pull brought in would turn a planted
+    entry into a trusted one, and so would signing what a key trusts now (a pull can add keys
+    to ``trusted-keys.txt``)."""
     from entropic_bound.store.notes import notes
 
     signer = trust.load_signer()
     if signer is None:
         raise Refused("no signing key: make one with `entropic-bound store keygen NAME`")
     own = {signer.name: signer.private.public_key()}
-    keys = trust.trusted() or {}
     computed = {n.get("key") for n in notes(existing=False) if n.get("fetched") is False}
     listing = store.listing()
     signed = {"entry": 0, "alias": 0, "realisation": 0}
@@ -87,7 +86,7 @@ def sign_store(store: Store, vouch: bool = False) -> None:
         nonlocal unvouched
         if trust.signed_by(store, kind, key, content, own):
             return
-        if vouch or made_here or trust.signed_by(store, kind, key, content, keys):
+        if vouch or made_here:
             trust.sign(store, signer, kind, key)
             signed[kind] += 1
         else:
@@ -109,6 +108,6 @@ def sign_store(store: Store, vouch: bool = False) -> None:
     log.info("signed as %s: %d entries, %d aliases, %d realisations", signer.name,
              signed["entry"], signed["alias"], signed["realisation"])
     if unvouched:
-        log.warning("not signed: %d that no trusted key signed and no job of this checkout "
-                    "computed; review them (`entropic-bound store review BASE..HEAD`), then "
-                    "`entropic-bound store sign --vouch` signs them", unvouched)
+        log.warning("not signed: %d that no job of this checkout computed; review them "
+                    "(`entropic-bound store review BASE..HEAD`), then `entropic-bound store "
+                    "sign --vouch` signs them", unvouched)

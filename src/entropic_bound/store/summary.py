@@ -10,6 +10,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+from entropic_bound.store.files import shown
 from entropic_bound.store.layout import RECORD
 from entropic_bound.store.notes import NOTES, note_path, notes
 
@@ -34,11 +35,12 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
         record = next((p for n, p in note["outputs"].items()
                        if f"_{n}{Path(p).suffix}" == RECORD), None)
         try:
-            theirs = other_versions(json.loads(Path(record).read_text()), ours) if record else {}
+            read = json.loads(Path(record).read_text()) if record else {}
         except (OSError, ValueError):
             continue
+        theirs = other_versions(read, ours) if isinstance(read, dict) else {}
         if theirs:
-            other[", ".join(f"{k} {v}" for k, v in sorted(theirs.items()))] += 1
+            other[", ".join(f"{k} {shown(v)[:40]}" for k, v in sorted(theirs.items()))] += 1
     if not fetched + computed + unstored:
         return []
     from entropic_bound.store.trust import TRUSTED_KEYS, trusted

@@ -144,8 +144,13 @@ def trusted(workdir: str | os.PathLike[str] = ".") -> dict[str, object] | None:
     path = Path(workdir) / TRUSTED_KEYS
     if not path.is_file():
         return None
-    keys = dict(parse_public(line, str(path)) for line in path.read_text().splitlines()
-                if line.strip() and not line.lstrip().startswith("#"))
+    keys: dict[str, object] = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, public = parse_public(line, str(path))
+            if name in keys:  # a second line would silently replace a published key
+                raise Refused(f"{path}: lists the key name {name} twice; a name names one key")
+            keys[name] = public
     own = load_signer()
     if own is not None:
         keys.setdefault(own.name, own.private.public_key())
