@@ -76,8 +76,8 @@ def start_lines(store: str | os.PathLike[str]) -> list[str]:
         # `store review`
         trust = ([] if keys is None else
                  [f"store: entries are used where signed by one of: "
-                  f"{', '.join(shown(name) for name in sorted(keys))} ({TRUSTED_KEYS} and "
-                  f"your own key)"])
+                  f"{', '.join(shown(name) for name in sorted(keys))} ({TRUSTED_KEYS}, "
+                  f"with your own key where you have one)"])
         return (trust + [f"store: {store}/{line}" for line in found.listing().unexpected]
                 + [f"store: {store}/{shown(name)}: unsealed or dangling (never read)"
                    for name in found.leftovers()])
