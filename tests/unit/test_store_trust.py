@@ -153,13 +153,14 @@ def test_sign_signs_only_what_passes_its_seal_and_someone_vouches_for(workdir):
     assert [untrusted(k) for k in made] == [False, True, False]
 
 
-def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir):
-    def git(*args):
-        subprocess.run(["git", *args], check=True, capture_output=True,
-                       env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
-                            "PATH": "/usr/bin:/bin"})
+def git(*args: str) -> None:
+    subprocess.run(["git", *args], check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                        "PATH": "/usr/bin:/bin"})
 
+
+def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir):
     from entropic_bound.store.review import review
 
     git("init", "-q")
@@ -311,12 +312,6 @@ def test_the_review_names_what_an_attacker_changed_around_a_seal(workdir):
     """From an attacker's review: a file of an entry changed under its unchanged seal and a
     `.sig`-only change showed nothing (or a bare line); a `.sig` with a non-UTF-8 byte crashed
     the review; a second key under a published name showed as an ordinary addition."""
-    def git(*args):
-        subprocess.run(["git", *args], check=True, capture_output=True,
-                       env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
-                            "PATH": "/usr/bin:/bin"})
-
     from entropic_bound.store.review import review
 
     git("init", "-q")
