@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+# "machine": the published study across machines (report/machine/, part of the workflow)
 SECTIONS = ["claims", "checks", "table1", "table2", "table3", "table4", "table5", "table6",
-            "table6-training", "audit", "settings", "protocol"]
+            "table6-training", "audit", "machine", "settings", "protocol"]
 # The flags a closed network needs: without them Chromium keeps dialling Google's services.
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
