@@ -160,7 +160,9 @@ rule render_report:
 
 
 # The published snapshot (not part of `all`): `snakemake --cores all report/paper` after a
-# complete run at the paper's settings, then commit report/paper/.
+# complete run at the paper's settings; then `python -m entropic_bound.reporting.snapshot
+# --readme README.md --results docs/results.md report/paper` writes its summaries into the
+# README and the results page (a rule writes no tracked page), and all three are committed.
 rule snapshot:
     input:
         tables=[*TABLES, rules.audit_store.output[0]],
