@@ -81,8 +81,26 @@ def test_a_corrupt_entry_is_set_aside_at_fetch_and_recomputed(workdir, capsys):
     (store.path / f"{key}_measures.parquet").write_text("resulT")
     Path(OUT).unlink()
     assert job.run(manifest(store.path), ARGV) == 0 and runs() == 2
-    assert f"/{key} set aside to results/quarantine/store" in capsys.readouterr().err
+    assert f"/{key} set aside to results/quarantine/store and recomputed: " in \
+        capsys.readouterr().err
     assert store.check_entry(key) is None  # stored again, whole
+
+
+def test_a_corrupt_entry_beside_a_good_alias_is_set_aside_and_the_alias_serves(workdir, capsys):
+    store = workdir / "store"
+    job.run(manifest(store), ARGV)
+    (entry,) = Store(store).listing().seals
+    key = job.job_key(json.loads(manifest(store, {"p": 2})), job.digest_input, job.software())
+    Store(store).write_alias(key, entry)
+    Store(store).write_entry(key, {"_measures.parquet": b"x", "_record.json": b"{}"})
+    (store / f"{key}_measures.parquet").write_text("y")  # fails the seal just written
+    Path(OUT).unlink()
+    capsys.readouterr()
+    assert job.run(manifest(store, {"p": 2}), ARGV) == 0 and runs() == 1  # fetched
+    err = capsys.readouterr().err
+    assert f"/{key} set aside to results/quarantine/store: " in err
+    assert "; its alias tried next" in err and "recomputed" not in err
+    assert f"fetched job from entry {entry[:12]} (key {key[:12]})" in err
 
 
 def test_an_alias_to_an_entry_of_other_outputs_is_refused(workdir):

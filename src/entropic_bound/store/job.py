@@ -103,6 +103,10 @@ def first_difference(ours: list[str], theirs: list[str]) -> str:
     return f"{len(theirs)} arguments, this job's {len(ours)}"
 
 
+# What a job does after a refusal that is not its last candidate's.
+ALIAS_NEXT = "its alias tried next"
+
+
 def refuse(refused: list[str], line: str) -> None:
     """Say why something in the store was not used, once a job (a fetch under the key's lock
     meets what the fetch before it met)."""
@@ -125,15 +129,15 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
         refuse(refused, f"{store}/{err}; {manifest['rule']} computed")
         return None
     for i, found in enumerate(candidates):
-        then = f"{manifest['rule']} computed" if i == len(candidates) - 1 else \
-            "its alias tried next"
+        last = i == len(candidates) - 1
+        then = f"{manifest['rule']} computed" if last else ALIAS_NEXT
         if isinstance(found, Refused):
             refuse(refused, f"{store}/{found}; {then}")
             continue
         if keys is not None and (reason := why_untrusted(store, key, found, keys)) is not None:
             refuse(refused, f"key {key} not fetched from {store}: {reason}; {then}")
             continue
-        contents = _verified_contents(store, found, manifest, argv, refused, then)
+        contents = _verified_contents(store, found, manifest, argv, refused, last)
         if contents is not None:
             for name, path in manifest["outputs"].items():
                 write_outside(path, contents[name])
@@ -142,10 +146,10 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
 
 
 def _verified_contents(store: Store, found: Lookup, manifest: dict[str, Any], argv: list[str],
-                       refused: list[str], then: str) -> dict[str, bytes] | None:
+                       refused: list[str], last: bool) -> dict[str, bytes] | None:
     """The job's outputs as the entry ``found`` holds them, each checked against the seal as
     read, the workflow's pins and the record's command; None, the entry set aside, where any
-    check fails."""
+    check fails (and the job recomputed where ``found`` was the ``last`` candidate)."""
     entry, seal = found.entry, found.seal
     try:
         suffixes = {name: layout.output_suffix(name, path)
@@ -168,9 +172,9 @@ def _verified_contents(store: Store, found: Lookup, manifest: dict[str, Any], ar
                               + (first_difference(argv, recorded) if isinstance(recorded, list)
                                  else "no argv") + "): an entry under another job's key")
     except (Refused, OSError, ValueError) as err:
-        recomputed = " and recomputed" if then.endswith(" computed") else ""
-        refuse(refused, f"entry {store}/{entry} set aside to {layout.QUARANTINE}{recomputed}: "
-                        f"{_reason(err)}" + ("" if recomputed else f"; {then}"))
+        refuse(refused, f"entry {store}/{entry} set aside to {layout.QUARANTINE}"
+                        + (f" and recomputed: {_reason(err)}" if last else
+                           f": {_reason(err)}; {ALIAS_NEXT}"))
         store.set_aside(entry, Path(layout.QUARANTINE))
         return None
     return contents

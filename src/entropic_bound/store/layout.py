@@ -256,23 +256,26 @@ class Store:
         if not is_key(key):
             raise Refused(f"{key[:80]!r} is not a key (64 hex digits)")
         found: list[Lookup | Refused] = []
-        try:
-            data = self.seal_bytes(key)
-            found.append(Lookup(key, data, self.parse_seal(key, data), None))
-        except FileNotFoundError:
-            pass
-        except (Refused, OSError) as err:
-            found.append(err if isinstance(err, Refused) else Refused(str(err)))
-        try:
-            alias = self.alias_bytes(key)
-            entry = self.parse_alias(key, alias)
-            data = self.seal_bytes(entry)
-            found.append(Lookup(entry, data, self.parse_seal(entry, data), alias))
-        except FileNotFoundError:
-            pass
-        except (Refused, OSError) as err:
-            found.append(err if isinstance(err, Refused) else Refused(str(err)))
+        for read in (self._by_seal, self._by_alias):
+            try:
+                found.append(read(key))
+            except FileNotFoundError:
+                pass
+            except Refused as err:
+                found.append(err)
+            except OSError as err:
+                found.append(Refused(str(err)))
         return found
+
+    def _by_seal(self, key: str) -> Lookup:
+        data = self.seal_bytes(key)
+        return Lookup(key, data, self.parse_seal(key, data), None)
+
+    def _by_alias(self, key: str) -> Lookup:
+        alias = self.alias_bytes(key)
+        entry = self.parse_alias(key, alias)
+        data = self.seal_bytes(entry)
+        return Lookup(entry, data, self.parse_seal(entry, data), alias)
 
     def resolve(self, key: str) -> str | None:
         """The sealed entry that serves ``key``: itself, or its alias's target; None.
