@@ -27,6 +27,13 @@ QUICK = ["--workflow-profile", "quick"]
 # Snakemake's --config takes every word after it: put it after the targets.
 EMPTY_STORE = ["--config", "store=results/empty-store"]
 FAST_TIER = Path(__file__).resolve().parent / "unit"
+# One stored job for the store's tests: it counts its runs in runs.txt and writes its two
+# outputs, its record naming its argv (what entropic-bound's commands record)
+STORE_JOB = ("import json, sys; open('runs.txt', 'a').write('x');"
+             "open(sys.argv[1], 'w').write('result');"
+             "json.dump({'argv': ['entropic-bound', *sys.argv[1:]]}, open(sys.argv[2], 'w'))")
+STORE_OUT, STORE_RECORD = "results/out.parquet", "results/benchmarks/job/out.json"
+STORE_ARGV = ["entropic-bound", STORE_OUT, STORE_RECORD]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -87,6 +94,25 @@ def tiny_e6_cell(root: Path, steps: int = 10) -> Path:
              d_model=16, seed=0, shape=shape, cfg=cfg)
     (root / "text.txt").write_text(body[:2000])
     return root
+
+
+def store_workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp_path`` as the working directory of :data:`STORE_JOB`, which the store's job
+    wrapper runs in place of its command; a signing key of its own (none made yet)."""
+    from entropic_bound.store import job, trust
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(trust.KEY_VARIABLE, str(tmp_path / "keys/mine.key"))
+    (tmp_path / "results/benchmarks/job").mkdir(parents=True)
+    (tmp_path / "code.py").write_text("x = 1\n")
+    monkeypatch.setattr(job, "compute", lambda argv: subprocess.call(
+        [sys.executable, "-c", STORE_JOB, *argv[1:]]))
+    return tmp_path
+
+
+def store_runs() -> int:
+    """How often :data:`STORE_JOB` ran in the working directory."""
+    return len(Path("runs.txt").read_text()) if Path("runs.txt").exists() else 0
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -18,6 +18,16 @@ from entropic_bound.store.maintenance import seal
 KEY_A, KEY_B = "a" * 64, "b" * 64
 
 
+def resolve(store: Store, key: str) -> str | None:
+    """The entry a job tries first for ``key`` (None: nothing); Refused where it is
+    malformed."""
+    for found in store.candidates(key):
+        if isinstance(found, Refused):
+            raise found
+        return found.entry
+    return None
+
+
 @pytest.fixture()
 def filled(tmp_path):
     root = tmp_path / "store"
@@ -39,22 +49,22 @@ def test_seal_lists_each_files_sha256_and_sealed_entries_are_left_alone(filled):
 def test_an_entry_written_by_a_run_is_0644_and_sealed_last(tmp_path):
     store = Store(tmp_path / "store")
     store.write_entry(KEY_A, {"_weights.npz": b"w", "_record.json": b"{}"})
-    assert store.resolve(KEY_A) == KEY_A and store.check_entry(KEY_A) is None
+    assert resolve(store, KEY_A) == KEY_A and store.check_entry(KEY_A) is None
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in store.path.iterdir())
     assert not [p for p in store.path.iterdir() if p.name.startswith(".tmp-")]
 
 
 def test_unsealed_files_are_no_entry_but_leftovers_and_aliases_resolve(filled):
     filled.write_entry(KEY_A, {"_weights.npz": b"weights of a", "_record.json": b"{}"})
-    assert filled.resolve(KEY_A) == KEY_A and filled.resolve(KEY_B) is None
+    assert resolve(filled, KEY_A) == KEY_A and resolve(filled, KEY_B) is None
     assert filled.leftovers() == [f"{KEY_B}_measures.parquet"]
     new = "d" * 64
     filled.write_alias(new, KEY_A)
-    assert filled.resolve(new) == KEY_A and filled.aliases() == {new: KEY_A}
+    assert resolve(filled, new) == KEY_A and filled.aliases() == {new: KEY_A}
     assert filled.unused([new]) == []  # the alias keeps its entry in use
     assert filled.unused([KEY_A]) == [f"{new}.alias"]
     filled.prune([KEY_A])
-    assert filled.resolve(new) is None
+    assert resolve(filled, new) is None
     assert filled.leftovers() == [] and filled.aliases() == {}
 
 
@@ -98,7 +108,7 @@ def test_aliases_that_name_a_path_are_refused(filled, tmp_path):
     for target in ("../", "../elsewhere/X", f"../{KEY_A}", ""):
         (filled.path / f"{'e' * 64}.alias").write_text(target + "\n")
         with pytest.raises(Refused, match="is not a key"):
-            filled.resolve("e" * 64)
+            resolve(filled, "e" * 64)
 
 
 def test_empty_seals_and_seals_naming_other_files_are_refused(filled, tmp_path):
@@ -110,7 +120,7 @@ def test_empty_seals_and_seals_naming_other_files_are_refused(filled, tmp_path):
                  f"{digest}  {KEY_A}.evil\n"):
         seal_path.write_text(text)
         with pytest.raises(Refused, match=f"{KEY_A}.sha256"):
-            filled.resolve(KEY_A)
+            resolve(filled, KEY_A)
         assert filled.check_entry(KEY_A) is not None
 
 

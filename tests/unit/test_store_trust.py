@@ -10,33 +10,25 @@ import os
 import shlex
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import STORE_ARGV as ARGV
+from conftest import STORE_OUT as OUT
+from conftest import STORE_RECORD as RECORD
+from conftest import store_runs as runs
+from conftest import store_workdir
 
 from entropic_bound.store import job, trust
 from entropic_bound.store.files import Refused
-from entropic_bound.store.layout import Store
+from entropic_bound.store.layout import Lookup, Store
 from entropic_bound.store.manifest import render
 from entropic_bound.store.signing import add_trusted, remove_trusted, sign_store
-
-JOB = ("import json, sys; open('runs.txt', 'a').write('x');"
-       "open(sys.argv[1], 'w').write('result');"
-       "json.dump({'argv': ['entropic-bound', *sys.argv[1:]]}, open(sys.argv[2], 'w'))")
-OUT, RECORD = "results/out.parquet", "results/benchmarks/job/out.json"
-ARGV = ["entropic-bound", OUT, RECORD]
 
 
 @pytest.fixture()
 def workdir(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(trust.KEY_VARIABLE, str(tmp_path / "keys/mine.key"))
-    (tmp_path / "results/benchmarks/job").mkdir(parents=True)
-    (tmp_path / "code.py").write_text("x = 1\n")
-    monkeypatch.setattr(job, "compute", lambda argv: subprocess.call(
-        [sys.executable, "-c", JOB, *argv[1:]]))
-    return tmp_path
+    return store_workdir(tmp_path, monkeypatch)
 
 
 def manifest(store: Path, p: int = 1) -> str:
@@ -44,8 +36,13 @@ def manifest(store: Path, p: int = 1) -> str:
                   {"code": ["code.py"]}, {"measures": OUT, "record": RECORD})
 
 
-def runs() -> int:
-    return len(Path("runs.txt").read_text()) if Path("runs.txt").exists() else 0
+def tried_first(store: Store, key: str) -> Lookup:
+    """What a job tries first for ``key``: its seal, else its alias (Refused where that is
+    malformed)."""
+    found = store.candidates(key)[0]
+    if isinstance(found, Refused):
+        raise found
+    return found
 
 
 def other_key(path: Path, name: str) -> trust.Signer:
@@ -95,7 +92,7 @@ def test_a_signature_binds_the_seal_and_an_alias_its_target(workdir):
     job.run(manifest(store.path, 1), ARGV)
     job.run(manifest(store.path, 2), ARGV)
     first, second = sorted(store.listing().seals)
-    assert trust.why_untrusted(store, first, store.lookup(first), keys) is None
+    assert trust.why_untrusted(store, first, tried_first(store, first), keys) is None
     # a reseal (other bytes under the same key) breaks the signature
     seal = store.path / f"{first}.sha256"
     original = seal.read_bytes()
@@ -105,14 +102,14 @@ def test_a_signature_binds_the_seal_and_an_alias_its_target(workdir):
 
     seal.unlink()
     reseal(store)
-    assert "no signature" in trust.why_untrusted(store, first, store.lookup(first), keys)
+    assert "no signature" in trust.why_untrusted(store, first, tried_first(store, first), keys)
     # an alias to another job's signed entry, unsigned or signed for another target, is refused
     store.write_alias("d" * 64, second)
-    assert "alias" in trust.why_untrusted(store, "d" * 64, store.lookup("d" * 64), keys)
+    assert "alias" in trust.why_untrusted(store, "d" * 64, tried_first(store, "d" * 64), keys)
     trust.sign(store, signer, "alias", "d" * 64)
-    assert trust.why_untrusted(store, "d" * 64, store.lookup("d" * 64), keys) is None
+    assert trust.why_untrusted(store, "d" * 64, tried_first(store, "d" * 64), keys) is None
     store.write_alias("d" * 64, first)
-    assert "alias" in trust.why_untrusted(store, "d" * 64, store.lookup("d" * 64), keys)
+    assert "alias" in trust.why_untrusted(store, "d" * 64, tried_first(store, "d" * 64), keys)
 
 
 def test_trusting_and_distrusting_a_key_edits_the_list(workdir):
@@ -145,7 +142,7 @@ def test_sign_signs_only_what_passes_its_seal_and_someone_vouches_for(workdir):
     keys = {"publisher": trust.load_signer().private.public_key()}
 
     def untrusted(key: str) -> bool:
-        return trust.why_untrusted(store, key, store.lookup(key), keys) is not None
+        return trust.why_untrusted(store, key, tried_first(store, key), keys) is not None
 
     sign_store(store)
     assert [untrusted(k) for k in made] == [True, True, False]
@@ -237,11 +234,11 @@ def test_what_a_run_stores_is_signed_as_written_not_as_read_back(workdir, monkey
     job.run(manifest(store.path), ARGV)
     monkeypatch.setattr(files, "write", write)
     (key,) = store.listing().seals
-    assert "no signature" in trust.why_untrusted(store, key, store.lookup(key), trust.trusted())
+    assert "no signature" in trust.why_untrusted(store, key, tried_first(store, key),
+                                                 trust.trusted())
 
 
 def test_fifos_huge_files_and_folders_in_the_store_are_refused_at_once(workdir):
-    import os
 
     store = Store(workdir / "store")
     job.run(manifest(store.path), ARGV)
@@ -250,29 +247,26 @@ def test_fifos_huge_files_and_folders_in_the_store_are_refused_at_once(workdir):
     seal.unlink()
     os.mkfifo(seal)  # opening it for reading used to block the job forever
     with pytest.raises(Refused, match="not a regular file"):
-        store.lookup(key)
+        tried_first(store, key)
     seal.unlink()
     with open(seal, "wb") as fh:  # 200 GB, sparse: read whole, it was a MemoryError
         fh.truncate(200 << 30)
     with pytest.raises(Refused, match="bytes, more than"):
-        store.lookup(key)
+        tried_first(store, key)
     assert any("unsealed" not in x for x in store.leftovers())  # listed, never read whole
     seal.unlink()
     seal.mkdir()
     with pytest.raises(Refused, match="not a regular file"):
-        store.lookup(key)
+        tried_first(store, key)
     Path(OUT).unlink()
     assert job.run(manifest(store.path), ARGV) == 0 and Path(OUT).read_text() == "result"
 
 
 def test_a_job_stands_when_the_store_cannot_keep_or_lock_it(workdir, capsys):
-    """A folder planted where a file or the lock folder goes costs the store the entry, not
-    the job its result."""
+    """A store the job cannot lock or write (here a file where the store's folder goes) costs
+    the store the entry, not the job its result."""
     store = Store(workdir / "store")
-    store.path.mkdir()
-    os.mkfifo(store.path / ".locks")  # neither the lock folder nor a name the lock removes
-    key = job.job_key(json.loads(manifest(store.path)), job.digest_input)
-    (store.path / f"{key}_measures.parquet").mkdir()
+    store.path.write_text("not a folder")
     assert job.run(manifest(store.path), ARGV) == 0 and Path(OUT).read_text() == "result"
     err = capsys.readouterr().err
     assert "computing without it" in err and "computed, not stored" in err

@@ -16,6 +16,7 @@ predictable temporary name is never followed.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import secrets
 import stat
@@ -111,6 +112,15 @@ def read(parent: int, name: str, largest: int = LARGEST) -> bytes:
         return data
 
 
+def parse_json(data: str | bytes) -> object:
+    """JSON read from untrusted bytes: ValueError for anything else, nesting too deep for the
+    parser included (``[[[...`` of a few KB raises RecursionError in :func:`json.loads`)."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -157,13 +167,16 @@ def write_outside(path: str | os.PathLike[str], data: bytes) -> None:
 
 def remove(parent: int, name: str) -> int:
     """Remove ``name`` (a file or a link, never followed) from ``parent``; its size, 0 where
-    it was gone."""
+    it was gone. A folder under that name is left (its contents were never the store's to
+    judge; ``store check`` names it)."""
     try:
-        size = os.stat(name, dir_fd=parent, follow_symlinks=False).st_size
+        st = os.stat(name, dir_fd=parent, follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode):
+            return 0
         os.unlink(name, dir_fd=parent)
     except FileNotFoundError:
         return 0
-    return size
+    return st.st_size
 
 
 def unusable(path: str | os.PathLike[str]) -> str | None:

@@ -37,7 +37,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from entropic_bound.store import layout
+from entropic_bound.store import files, layout
 from entropic_bound.store.files import Refused, sha256, write_outside
 from entropic_bound.store.keys import file_digest, job_key
 from entropic_bound.store.layout import RECORD, Lookup, Store
@@ -96,10 +96,13 @@ def digest_input(path: str) -> str:
     return digest
 
 
-def first_difference(ours: list[str], theirs: list[str]) -> str:
+def first_difference(ours: list[str], theirs: list[object]) -> str:
+    """Where a record's ``theirs`` (a list of anything: it is data) first differs from this
+    job's command line ``ours``."""
     for i, (a, b) in enumerate(zip(ours, theirs)):
         if a != b:
-            return f"argument {i} is {b[:60]!r}, this job's {a[:60]!r}"
+            shown = repr(b[:60]) if isinstance(b, str) else f"a {type(b).__name__}"
+            return f"argument {i} is {shown}, this job's {a[:60]!r}"
     return f"{len(theirs)} arguments, this job's {len(ours)}"
 
 
@@ -107,12 +110,13 @@ def first_difference(ours: list[str], theirs: list[str]) -> str:
 ALIAS_NEXT = "its alias tried next"
 
 
-def refuse(refused: list[str], line: str) -> None:
-    """Say why something in the store was not used, once a job (a fetch under the key's lock
-    meets what the fetch before it met)."""
-    if line not in refused:
-        refused.append(line)
-        say(line)
+def refuse(refused: list[str], reason: str, then: str) -> None:
+    """Say why something in the store was not used, and what the job does ``then``, once a
+    job: a fetch under the key's lock meets what the fetch before it met, where the same
+    reason may come with another ``then`` (a candidate before it is gone)."""
+    if not any(line.startswith(f"{reason}; ") for line in refused):
+        refused.append(f"{reason}; {then}")
+        say(refused[-1])
 
 
 def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
@@ -123,22 +127,27 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
     over; an entry that fails its seal or whose record names another command is set aside.
     Each refusal is said once and appended to ``refused`` (the note keeps it for the end of
     the run)."""
+    computed = f"{manifest['rule']} computed"
     try:
         candidates = store.candidates(key)
     except (Refused, OSError) as err:
-        refuse(refused, f"{store}/{err}; {manifest['rule']} computed")
+        refuse(refused, f"{store}/{err}", computed)
         return None
+    aside: set[str] = set()  # entries this fetch set aside (an alias may name the same)
     for i, found in enumerate(candidates):
-        last = i == len(candidates) - 1
-        then = f"{manifest['rule']} computed" if last else ALIAS_NEXT
+        then = computed if i == len(candidates) - 1 else ALIAS_NEXT
         if isinstance(found, Refused):
-            refuse(refused, f"{store}/{found}; {then}")
+            refuse(refused, f"{store}/{found}", then)
+            continue
+        if found.entry in aside:
             continue
         if keys is not None and (reason := why_untrusted(store, key, found, keys)) is not None:
-            refuse(refused, f"key {key} not fetched from {store}: {reason}; {then}")
+            refuse(refused, f"key {key} not fetched from {store}: {reason}", then)
             continue
-        contents = _verified_contents(store, found, manifest, argv, refused, last)
-        if contents is not None:
+        contents = _verified_contents(store, found, manifest, argv, refused, then)
+        if contents is None:
+            aside.add(found.entry)
+        else:
             for name, path in manifest["outputs"].items():
                 write_outside(path, contents[name])
             return found.entry
@@ -146,10 +155,10 @@ def fetch(store: Store, key: str, manifest: dict[str, Any], argv: list[str],
 
 
 def _verified_contents(store: Store, found: Lookup, manifest: dict[str, Any], argv: list[str],
-                       refused: list[str], last: bool) -> dict[str, bytes] | None:
+                       refused: list[str], then: str) -> dict[str, bytes] | None:
     """The job's outputs as the entry ``found`` holds them, each checked against the seal as
     read, the workflow's pins and the record's command; None, the entry set aside, where any
-    check fails (and the job recomputed where ``found`` was the ``last`` candidate)."""
+    check fails (said with what the job does ``then``)."""
     entry, seal = found.entry, found.seal
     try:
         suffixes = {name: layout.output_suffix(name, path)
@@ -165,16 +174,15 @@ def _verified_contents(store: Store, found: Lookup, manifest: dict[str, Any], ar
                               f"workflow pins {pinned[:12]}...")
         record_name = next((n for n, s in suffixes.items() if s == RECORD), None)
         if record_name is not None:
-            record = json.loads(contents[record_name])
+            record = files.parse_json(contents[record_name])
             recorded = record.get("argv") if isinstance(record, dict) else None
             if recorded != argv:
                 raise Refused("its record ran another command than this job's ("
                               + (first_difference(argv, recorded) if isinstance(recorded, list)
                                  else "no argv") + "): an entry under another job's key")
     except (Refused, OSError, ValueError) as err:
-        refuse(refused, f"entry {store}/{entry} set aside to {layout.QUARANTINE}"
-                        + (f" and recomputed: {_reason(err)}" if last else
-                           f": {_reason(err)}; {ALIAS_NEXT}"))
+        refuse(refused, f"entry {store}/{entry} set aside to {layout.QUARANTINE}: "
+                        f"{_reason(err)}", then)
         store.set_aside(entry, Path(layout.QUARANTINE))
         return None
     return contents
@@ -202,20 +210,31 @@ def locked(store: Store, key: str, notices: list[str]) -> Iterator[None]:
 
 
 def keep_entry(store: Store, key: str, manifest: dict[str, Any],
-               keys: dict[str, object] | None) -> str | None:
+               keys: dict[str, object] | None) -> bytes | None:
     """Store the job's outputs under ``key``, sealed, and sign the seal's bytes as written;
-    the entry's name, or None (one line) where the store cannot keep it: the job's outputs
-    stand either way."""
+    those bytes, or None (one line) where the store cannot keep it: the job's outputs stand
+    either way."""
     try:
         seal = store.write_entry(key, {layout.output_suffix(name, path): Path(path).read_bytes()
                                        for name, path in manifest["outputs"].items()})
-        if (signer := signer_if_any(keys)) is not None:
-            sign(store, signer, "entry", key, seal)
     except (Refused, OSError) as err:
         say(f"key {key[:12]}: computed, not stored ({err})")
         return None
     say(f"stored under key {key[:12]}")
-    return key
+    sign_made(store, keys, "entry", key, seal)
+    return seal
+
+
+def sign_made(store: Store, keys: dict[str, object] | None, kind: str, key: str,
+              made: bytes) -> None:
+    """Sign what this job made (``made``: the seal it wrote, the digests it realised) with
+    this user's key where there is one; a failure is one line: what is stored stands,
+    unsigned (``store sign`` signs it later, by the note's digest of ``made``)."""
+    try:
+        if (signer := signer_if_any(keys)) is not None:
+            sign(store, signer, kind, key, made)
+    except (Refused, OSError) as err:
+        say(f"{kind} of key {key[:12]} kept, not signed ({err})")
 
 
 def compute(argv: list[str]) -> int:
@@ -248,7 +267,9 @@ def run(manifest_text: str, argv: list[str]) -> int:
                     code = compute(argv)
                     if code:
                         return code
-                    note["entry"] = keep_entry(store, key, manifest, keys)
+                    seal = keep_entry(store, key, manifest, keys)
+                    if seal is not None:  # `store sign` signs these bytes, no others
+                        note.update(entry=key, made=sha256(seal))
                     say(f"computed in {time.time() - start:.1f} s")
                     write_note(note)
                     return 0
@@ -262,16 +283,19 @@ def run(manifest_text: str, argv: list[str]) -> int:
     if keep == "realisation":
         store = Store(manifest["store"])
         made = {name: file_digest(path) for name, path in manifest["outputs"].items()}
+        signed = json.dumps(made, sort_keys=True).encode()  # trust.content's form
         try:
             kept = store.write_realisation(key, made)
+        except (Refused, OSError) as err:
+            say(f"realisation of key {key[:12]} not kept: {err}")
+        else:
             if kept == "replaced":
                 say(f"realisation of key {key[:12]} held other digests than this job made: "
                     "replaced by the job's")
-            if kept != "same" and (signer := signer_if_any(keys)):
-                sign(store, signer, "realisation", key,
-                     json.dumps(made, sort_keys=True).encode())
-        except (Refused, OSError) as err:
-            say(f"realisation of key {key[:12]} not kept: {err}")
+            # signed even where the store held the same digests: a writer who planted them
+            # unsigned must not keep the realisation from ever being signed
+            sign_made(store, keys, "realisation", key, signed)
+            note["made"] = sha256(signed)
     write_note(note)
     return 0
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -104,6 +105,24 @@ class Problem:
         return f"{store}/{self.key}: {self.reason}"
 
 
+def move_aside(folder: int, name: str) -> None:
+    """Move whatever is at ``name`` in ``folder`` (a descriptor) into :data:`QUARANTINE`,
+    under a name of its own: where the store must write a file that something unreadable
+    holds the place of (a folder, which no file can be renamed over; a pipe; a file past the
+    size a reader accepts), planted to keep a key from ever being stored or signed. Nothing
+    is deleted: it can be looked at there."""
+    Path(QUARANTINE).mkdir(parents=True, exist_ok=True)
+    with files.folder(QUARANTINE) as aside:
+        os.rename(name, f"{name}.{secrets.token_hex(4)}", src_dir_fd=folder, dst_dir_fd=aside)
+
+
+def make_room(folder: int, name: str) -> None:
+    """Make room to write the file ``name`` in ``folder``: a folder in its place is moved
+    aside (:func:`move_aside`); a file, a link or a pipe is replaced by the rename itself."""
+    if files.kind(folder, name) == "folder":
+        move_aside(folder, name)
+
+
 class Store:
     """The store folder at ``path`` (module doc)."""
 
@@ -125,7 +144,8 @@ class Store:
                     found.unexpected.append(f"{files.shown(name)}: is a link (refused, never "
                                             "followed)")
                 elif ((name in (REALISATIONS, LOCKS) and what == "folder")
-                      or name == README or name.startswith(files.TEMPORARY)):
+                      or (name == README and what == "file")
+                      or (name.startswith(files.TEMPORARY) and what == "file")):
                     continue
                 elif what != "file" or parts is None:
                     found.unexpected.append(f"{files.shown(name)}: not a store name (never "
@@ -237,17 +257,6 @@ class Store:
         except FileNotFoundError:
             return None
 
-    def lookup(self, key: str) -> Lookup | None:
-        """What serves ``key``, each file read once: its own seal, or its alias and the
-        target's seal (None where neither exists); :class:`Refused` for a seal or alias that
-        is there but malformed. A caller checks signatures and digests against these bytes,
-        never against a second read that a writer beside it could have replaced."""
-        for found in self.candidates(key):
-            if isinstance(found, Refused):
-                raise found
-            return found
-        return None
-
     def candidates(self, key: str) -> list[Lookup | Refused]:
         """Everything that could serve ``key``, in the order a job tries them: its own seal,
         then its alias and the target's seal; each read once, or the :class:`Refused` saying
@@ -277,12 +286,6 @@ class Store:
         data = self.seal_bytes(entry)
         return Lookup(entry, data, self.parse_seal(entry, data), alias)
 
-    def resolve(self, key: str) -> str | None:
-        """The sealed entry that serves ``key``: itself, or its alias's target; None.
-        :class:`Refused` for a seal or alias of ``key`` that is there but malformed."""
-        found = self.lookup(key)
-        return None if found is None else found.entry
-
     def aliases(self) -> dict[str, str]:
         """Key -> the entry it names, for every alias with a valid target name."""
         found = {}
@@ -302,9 +305,11 @@ class Store:
             raise Refused(f"entry {key[:80]!r}: a key and declared suffixes are expected")
         with files.folder(self.path, create=True) as top:
             for suffix, data in sorted(contents.items()):
+                make_room(top, f"{key}{suffix}")
                 files.write(top, f"{key}{suffix}", data)
             seal = "".join(f"{files.sha256(data)}  {key}{suffix}\n"
                            for suffix, data in sorted(contents.items())).encode()
+            make_room(top, f"{key}{SEAL}")
             files.write(top, f"{key}{SEAL}", seal)
         return seal
 
@@ -312,6 +317,7 @@ class Store:
         if not (is_key(key) and is_key(entry)):
             raise Refused(f"alias {key[:80]!r} -> {entry[:80]!r}: two keys are expected")
         with files.folder(self.path, create=True) as top:
+            make_room(top, f"{key}{ALIAS}")
             files.write(top, f"{key}{ALIAS}", f"{entry}\n".encode())
 
     # realisations
@@ -323,7 +329,7 @@ class Store:
             with files.folder(self.path) as top:
                 fd = files.subfolder(top, REALISATIONS)
                 try:
-                    made = json.loads(files.read(fd, f"{key}.json", SMALL))
+                    made = files.parse_json(files.read(fd, f"{key}.json", SMALL))
                 finally:
                     os.close(fd)
         except (FileNotFoundError, ValueError):
@@ -346,12 +352,12 @@ class Store:
             try:
                 if files.kind(fd, f"{key}.json") is not None:
                     try:
-                        held = json.loads(files.read(fd, f"{key}.json", SMALL))
+                        held = files.parse_json(files.read(fd, f"{key}.json", SMALL))
                     except (Refused, OSError, ValueError):
                         held = None
                     if held == digests:
                         return "same"
-                    os.unlink(f"{key}.json", dir_fd=fd)
+                    make_room(fd, f"{key}.json")
                     files.write(fd, f"{key}.json", text.encode())
                     return "replaced"
                 files.write(fd, f"{key}.json", text.encode())
@@ -382,13 +388,16 @@ class Store:
         return problems
 
     def set_aside(self, key: str, quarantine: Path) -> None:
-        """Move entry ``key``'s files (by name: the key and each declared suffix, its seal)
-        out of the store into ``quarantine``; links and other names are never touched."""
+        """Move entry ``key``'s files (by name: the key and each declared suffix, its seal,
+        its signatures unless the key's alias still needs them) out of the store into
+        ``quarantine``; links and other names are never touched. (A junk seal planted beside
+        a signed alias would otherwise take the alias's signature with it.)"""
         if not is_key(key):
             raise Refused(f"{key[:80]!r} is not a key")
         quarantine.mkdir(parents=True, exist_ok=True)
         with files.folder(self.path) as top, files.folder(quarantine) as aside:
-            for suffix in sorted(SUFFIXES | {SEAL, SIGNATURES}):
+            kept = {SIGNATURES} if files.kind(top, f"{key}{ALIAS}") is not None else set()
+            for suffix in sorted(SUFFIXES | {SEAL, SIGNATURES} - kept):
                 name = f"{key}{suffix}"
                 if files.kind(top, name) == "file":
                     os.rename(name, name, src_dir_fd=top, dst_dir_fd=aside)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections import defaultdict
@@ -49,7 +48,7 @@ def record_of(store: Store, entry: str) -> dict:
     it has none or it fails."""
     try:
         data = store.read_verified(entry, RECORD, store.seal(entry)[RECORD])
-        record = json.loads(data)
+        record = files.parse_json(data)
     except (KeyError, OSError, ValueError, files.Refused):
         return {}
     return record if isinstance(record, dict) else {}

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from entropic_bound.store.files import write_outside
+from entropic_bound.store.files import parse_json, write_outside
 
 NOTES = "results/jobs"
 
@@ -41,7 +41,7 @@ def notes(root: str | os.PathLike[str] = NOTES, existing: bool = True) -> list[d
         if not path.is_file():  # a folder or a pipe planted under that name: never read
             continue
         try:
-            note = json.loads(path.read_text())
+            note = parse_json(path.read_text())
         except (OSError, ValueError):
             continue
         if (isinstance(note, dict) and isinstance(note.get("argv"), list)

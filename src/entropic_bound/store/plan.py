@@ -148,16 +148,22 @@ class Plan:
         return None if found is None else found.entry
 
     def _lookup(self, key: str) -> Lookup | None:
-        """What serves ``key``, read once, where its signature and files pass; else None."""
+        """What serves ``key`` as a job would take it (:func:`entropic_bound.store.job.fetch`):
+        the first candidate, read once, whose signature and files pass; else None."""
         try:
-            found = self.store.lookup(key)
-            if found is None or (self.keys is not None and why_untrusted(
-                    self.store, key, found, self.keys) is not None):
-                return None
-            self.store.verify_files(found.entry, found.seal)
+            candidates = self.store.candidates(key)
         except (Refused, OSError):
             return None
-        return found
+        for found in candidates:
+            try:
+                if isinstance(found, Refused) or (self.keys is not None and why_untrusted(
+                        self.store, key, found, self.keys) is not None):
+                    continue
+                self.store.verify_files(found.entry, found.seal)
+            except (Refused, OSError):
+                continue
+            return found
+        return None
 
     def stored_jobs(self) -> list[dict[str, Any]]:
         return [job for job in self.jobs if job["manifest"]["keep"] == "entry"]

@@ -12,7 +12,7 @@ import shlex
 import subprocess
 from collections import defaultdict
 
-from entropic_bound.store.files import Refused
+from entropic_bound.store.files import Refused, parse_json
 from entropic_bound.store.layout import (
     ALIAS,
     LOCKS,
@@ -54,7 +54,7 @@ def _command(record: str | None) -> str:
     if record is None:
         return "(no record)"
     try:
-        argv = json.loads(record).get("argv")
+        argv = parse_json(record).get("argv")
     except (ValueError, AttributeError):
         return "(record not JSON)"
     if not (isinstance(argv, list) and argv):
@@ -84,7 +84,7 @@ def _signed(head: str, store: str, key: str, base_keys: dict[str, object]) -> st
                "realisation": _show(head, f"{store}/{REALISATIONS}/{key}.json")}
     if content["realisation"] is not None:
         try:
-            content["realisation"] = json.dumps(json.loads(content["realisation"]),
+            content["realisation"] = json.dumps(parse_json(content["realisation"]),
                                                 sort_keys=True)
         except ValueError:
             content["realisation"] = None

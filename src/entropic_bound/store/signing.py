@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 
 from entropic_bound.store import trust
-from entropic_bound.store.files import Refused
+from entropic_bound.store.files import Refused, sha256
 from entropic_bound.store.layout import Store
 
 log = logging.getLogger("entropic_bound")
@@ -66,7 +66,9 @@ def list_keys() -> None:
 
 def sign_store(store: Store, vouch: bool = False) -> None:
     """Sign, with this user's key, what passes its seal, this key has not signed yet, and a
-    job of this checkout computed (its note in ``results/jobs``). With ``vouch``, every entry,
+    job of this checkout computed: its seal or digests are the very bytes the job made (their
+    sha256 in its note in ``results/jobs``; a key alone would sign whatever a pull wrote over
+    the job's entry since). With ``vouch``, every entry,
     alias and realisation that passes its seal: the user's word that they reviewed it (``store
     review``). A signature is trust: signing whatever a pull brought in would turn a planted
     entry into a trusted one, and so would signing what a key trusts now (a pull can add keys
@@ -77,17 +79,18 @@ def sign_store(store: Store, vouch: bool = False) -> None:
     if signer is None:
         raise Refused("no signing key: make one with `entropic-bound store keygen NAME`")
     own = {signer.name: signer.private.public_key()}
-    computed = {n.get("key") for n in notes(existing=False) if n.get("fetched") is False}
+    made = {(n["key"], n["made"]) for n in notes(existing=False) if n.get("fetched") is False
+            and isinstance(n.get("key"), str) and isinstance(n.get("made"), str)}
     listing = store.listing()
     signed = {"entry": 0, "alias": 0, "realisation": 0}
     unvouched = 0
 
-    def sign_if_vouched(kind: str, key: str, content: bytes, made_here: bool) -> None:
+    def sign_if_vouched(kind: str, key: str, content: bytes) -> None:
         nonlocal unvouched
         if trust.signed_by(store, kind, key, content, own):
             return
-        if vouch or made_here:
-            trust.sign(store, signer, kind, key)
+        if vouch or (kind != "alias" and (key, sha256(content)) in made):
+            trust.sign(store, signer, kind, key, content)  # the bytes judged, not a re-read
             signed[kind] += 1
         else:
             unvouched += 1
@@ -98,13 +101,12 @@ def sign_store(store: Store, vouch: bool = False) -> None:
             log.error("not signed: %s/%s: %s", store, key, reason)
             continue
         good.add(key)
-        sign_if_vouched("entry", key, trust.content(store, "entry", key), key in computed)
+        sign_if_vouched("entry", key, trust.content(store, "entry", key))
     for key, entry in sorted(store.aliases().items()):
         if entry in good:
-            sign_if_vouched("alias", key, trust.content(store, "alias", key), False)
+            sign_if_vouched("alias", key, trust.content(store, "alias", key))
     for key in store.realisations():
-        sign_if_vouched("realisation", key, trust.content(store, "realisation", key),
-                        key in computed)
+        sign_if_vouched("realisation", key, trust.content(store, "realisation", key))
     log.info("signed as %s: %d entries, %d aliases, %d realisations", signer.name,
              signed["entry"], signed["alias"], signed["realisation"])
     if unvouched:

@@ -5,12 +5,11 @@ software computed (their numbers may differ from a recomputation here by roundin
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from pathlib import Path
 
-from entropic_bound.store.files import shown
+from entropic_bound.store.files import parse_json, shown
 from entropic_bound.store.layout import RECORD
 from entropic_bound.store.notes import NOTES, note_path, notes
 
@@ -35,7 +34,7 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
         record = next((p for n, p in note["outputs"].items()
                        if f"_{n}{Path(p).suffix}" == RECORD), None)
         try:
-            read = json.loads(Path(record).read_text()) if record else {}
+            read = parse_json(Path(record).read_text()) if record else {}
         except (OSError, ValueError):
             continue
         theirs = other_versions(read, ours) if isinstance(read, dict) else {}

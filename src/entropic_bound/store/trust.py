@@ -29,14 +29,16 @@ from pathlib import Path
 
 from entropic_bound.store import files
 from entropic_bound.store.files import Refused
-from entropic_bound.store.layout import SIGNATURES, SMALL, Lookup, Store, is_key
+from entropic_bound.store.layout import SIGNATURES, SMALL, Lookup, Store, is_key, move_aside
 
 TRUSTED_KEYS = "trusted-keys.txt"
 KEY_VARIABLE = "ENTROPIC_BOUND_SIGNING_KEY"
 KINDS = ("entry", "alias", "realisation")
 SCHEME = b"entropic-bound store signature 1"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-MOST_SIGNATURES = 64  # lines of a .sig read: a planted file of thousands costs nothing
+# signatures checked per kind and key: lines planted under a trusted name cost at most this
+# many verifications (lines of other names or shapes cost nothing and hide nothing)
+MOST_SIGNATURES = 64
 
 
 def message(kind: str, key: str, content: bytes) -> bytes:
@@ -159,9 +161,9 @@ def trusted(workdir: str | os.PathLike[str] = ".") -> dict[str, object] | None:
 
 def parse_signatures(text: str) -> list[tuple[str, str, bytes]]:
     """``(kind, signer, signature)`` of each well-formed line of a ``<key>.sig`` text (the
-    first :data:`MOST_SIGNATURES`)."""
+    file is at most :data:`SMALL` bytes)."""
     found = []
-    for line in text.splitlines()[:MOST_SIGNATURES]:
+    for line in text.splitlines():
         parts = line.split(" ")
         if len(parts) == 3 and parts[0] in KINDS and NAME.fullmatch(parts[1]):
             try:
@@ -185,13 +187,13 @@ def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
 def verified_signers(found: list[tuple[str, str, bytes]], kind: str, key: str, content: bytes,
                      keys: dict[str, object]) -> list[str]:
     """The signers among ``keys`` whose signature in ``found`` binds ``content`` to ``key`` as
-    ``kind``."""
+    ``kind`` (the first :data:`MOST_SIGNATURES` by a listed name checked)."""
     from cryptography.exceptions import InvalidSignature
 
     good = []
-    for found_kind, name, signature in found:
-        if found_kind != kind or name not in keys:
-            continue
+    listed = [(name, signature) for found_kind, name, signature in found
+              if found_kind == kind and name in keys]
+    for name, signature in listed[:MOST_SIGNATURES]:
         try:
             keys[name].verify(signature, message(kind, key, content))
             good.append(name)
@@ -236,15 +238,25 @@ def why_untrusted(store: Store, key: str, found: Lookup, keys: dict[str, object]
 
 
 def sign(store: Store, signer: Signer, kind: str, key: str, data: bytes | None = None) -> None:
-    """Add ``signer``'s signature of ``key``'s ``kind`` to ``<key>.sig`` (kept once): of
-    ``data`` where given (what this process wrote, never a second read of the file), else of
-    what the store holds now."""
+    """Add ``signer``'s signature of ``key``'s ``kind`` to ``<key>.sig`` (kept once; nothing
+    written where it is there already): of ``data`` where given (what this process wrote,
+    never a second read of the file), else of what the store holds now. A ``.sig`` no reader
+    accepts (a folder, a pipe, a file past :data:`SMALL`) is moved aside
+    (:func:`entropic_bound.store.layout.move_aside`) and a new one written: left in place, it
+    would keep the key unsigned for good."""
     if not is_key(key) or kind not in KINDS:
         raise Refused(f"sign {kind} {key[:80]!r}: a kind and a key are expected")
     line = signer.sign(kind, key, content(store, kind, key) if data is None else data)
-    kept = [f"{k} {n} {base64.b64encode(s).decode()}" for k, n, s in signatures(store, key)
-            if not (k == kind and n == signer.name)]
+    try:
+        held = [f"{k} {n} {base64.b64encode(s).decode()}" for k, n, s in signatures(store, key)]
+    except Refused:
+        held = None
+    if held is not None and line in held:
+        return  # ed25519 signs deterministically: the same line is the same signature
+    kept = [h for h in held or [] if not h.startswith(f"{kind} {signer.name} ")]
     with files.folder(store.path) as top:
+        if held is None:
+            move_aside(top, f"{key}{SIGNATURES}")
         files.write(top, f"{key}{SIGNATURES}", ("\n".join([*kept, line]) + "\n").encode())
 
 

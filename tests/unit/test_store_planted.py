@@ -1,0 +1,210 @@
+"""What a writer of store/ plants beside good entries (from an attacker's review): each plant
+below once signed bytes the victim never made, kept a key from ever being stored or signed,
+took a signature with it, crashed a job or said a refusal twice. A store signed by the
+victim's own key, listed in trusted-keys.txt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import STORE_ARGV as ARGV
+from conftest import STORE_OUT as OUT
+from conftest import STORE_RECORD as RECORD
+from conftest import store_runs as runs
+from conftest import store_workdir
+
+from entropic_bound.store import job, trust
+from entropic_bound.store.layout import QUARANTINE, Store
+from entropic_bound.store.manifest import render
+from entropic_bound.store.plan import Plan
+from entropic_bound.store.signing import add_trusted, sign_store
+
+
+@pytest.fixture()
+def workdir(tmp_path, monkeypatch):
+    store_workdir(tmp_path, monkeypatch)
+    trust.make_key("victim")
+    add_trusted(None)
+    return tmp_path
+
+
+def manifest(store: Path, p: int = 1, keep: str = "entry") -> str:
+    return render("job", keep, str(store), "entropic-bound job --out {output.out}", {"p": p},
+                  {"code": ["code.py"]}, {"measures": OUT, "record": RECORD})
+
+
+def key_of(text: str) -> str:
+    return job.job_key(json.loads(text), job.digest_input, job.software())
+
+
+def entry_and_signed_alias(workdir: Path) -> tuple[Store, str, str]:
+    """The store after one job (p=1), with an alias, signed, from the key of the job p=2 to
+    its entry: ``(store, entry, that key)``."""
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (entry,) = store.listing().seals
+    key = key_of(manifest(store.path, 2))
+    store.write_alias(key, entry)
+    trust.sign(store, trust.load_signer(), "alias", key)
+    return store, entry, key
+
+
+def rerun(store: Path, p: int = 1) -> int:
+    """The job again, its output gone; its exit code."""
+    Path(OUT).unlink(missing_ok=True)
+    return job.run(manifest(store, p), ARGV)
+
+
+def test_store_sign_signs_only_the_bytes_the_job_made_not_a_plant_over_them(workdir, capsys):
+    """`store sign` signed an entry a job of this checkout computed by its key alone: a pull
+    that rewrote the entry (self-consistent seal, the job's argv in its record) got signed
+    and fetched. It now signs only the seal whose sha256 the job's note holds."""
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    (store.path / f"{key}.sig").unlink()  # as if signing had failed at the job
+    store.write_entry(key, {"_measures.parquet": b"PLANTED",
+                            "_record.json": json.dumps({"argv": ARGV}).encode()})
+    sign_store(store)
+    assert rerun(store.path) == 0 and Path(OUT).read_text() == "result" and runs() == 2
+    assert "carries no signature" in capsys.readouterr().err
+    # what the job made (stored again by the rerun) is signed; then fetched
+    sign_store(store)
+    assert rerun(store.path) == 0 and runs() == 2
+
+
+@pytest.mark.parametrize("planted", ["{key}.sig", "{key}.sha256", "{key}_measures.parquet"])
+def test_a_folder_planted_at_a_name_the_store_writes_is_moved_aside(workdir, planted, capsys):
+    """A folder where the seal, the signatures or an entry file goes made every run compute
+    and never store or sign (no file can be renamed over a folder): more than deleting the
+    entry does. It is moved to the quarantine, the entry stored and signed, and fetched next."""
+    store = Store(workdir / "store")
+    key = key_of(manifest(store.path))
+    name = planted.format(key=key)
+    (store.path / name).mkdir(parents=True)
+    (store.path / name / "x").write_text("kept")
+    assert job.run(manifest(store.path), ARGV) == 0 and runs() == 1
+    assert "not stored (" not in capsys.readouterr().err
+    (aside,) = Path(QUARANTINE).glob(f"{name}.*")
+    assert (aside / "x").read_text() == "kept"  # nothing deleted
+    assert rerun(store.path) == 0 and runs() == 1
+
+
+def test_an_unreadable_signature_file_is_moved_aside_and_the_entry_signed(workdir):
+    store = Store(workdir / "store")
+    key = key_of(manifest(store.path))
+    store.path.mkdir()
+    (store.path / f"{key}.sig").write_bytes(b"x" * 70_000)  # past what a reader accepts
+    assert job.run(manifest(store.path), ARGV) == 0 and runs() == 1
+    assert len(list(Path(QUARANTINE).glob(f"{key}.sig.*"))) == 1
+    assert rerun(store.path) == 0 and runs() == 1
+
+
+def test_junk_lines_before_a_signature_hide_nothing(workdir):
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    sig = store.path / f"{key}.sig"
+    sig.write_text("junk\n" * 200 + sig.read_text())
+    assert rerun(store.path) == 0 and runs() == 1
+
+
+def test_a_junk_seal_beside_a_signed_alias_leaves_the_alias_its_signature(workdir):
+    """`store check` moved a junk seal's key's signatures with it: the alias beside it lost
+    its signature for good (a migration's key is shredded after use)."""
+    store, entry, key = entry_and_signed_alias(workdir)
+    (store.path / f"{key}.sha256").write_text("garbage\n")
+    assert [p.key for p in store.check(QUARANTINE)] == [key]
+    assert (store.path / f"{key}.sig").exists() and not (store.path / f"{key}.sha256").exists()
+    assert rerun(store.path, 2) == 0 and runs() == 1  # fetched through the alias
+
+
+def test_a_plan_takes_what_a_job_takes_past_a_junk_seal(workdir):
+    """A plan looked at a key's first candidate only: a junk seal beside a good alias read as
+    'to compute' where the job fetched through the alias."""
+    store, entry, key = entry_and_signed_alias(workdir)
+    assert Plan([], store.path)._lookup(key).entry == entry
+    (store.path / f"{key}.sha256").write_text("garbage\n")
+    assert Plan([], store.path)._lookup(key).entry == entry
+    (store.path / f"{entry}_measures.parquet").write_text("flipped")
+    assert Plan([], store.path)._lookup(key) is None
+
+
+def test_a_refusal_is_said_once_when_the_next_candidate_is_gone(workdir, capsys):
+    """A junk seal beside a signed alias whose entry fails: the first fetch sets the entry
+    aside, and the fetch under the lock met the junk seal again as the last candidate; the
+    same reason with another ending was said twice."""
+    store, entry, key = entry_and_signed_alias(workdir)
+    (store.path / f"{key}.sha256").write_text("garbage\n")
+    (store.path / f"{entry}_measures.parquet").write_text("flipped")
+    capsys.readouterr()
+    assert rerun(store.path, 2) == 0 and runs() == 2
+    err = capsys.readouterr().err
+    assert err.count("the line 'garbage'") == 1 and err.count("set aside") == 1
+
+
+def test_an_alias_to_its_own_key_is_set_aside_once(workdir, capsys):
+    """In an unsigned store, an alias naming its own key made a failing entry set aside twice,
+    the second time as 'missing'."""
+    Path(trust.TRUSTED_KEYS).unlink()
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    store.write_alias(key, key)
+    (store.path / f"{key}_measures.parquet").write_text("flipped")
+    capsys.readouterr()
+    assert rerun(store.path) == 0 and runs() == 2
+    err = capsys.readouterr().err
+    assert err.count("set aside") == 1 and "is missing" not in err
+
+
+@pytest.mark.parametrize("record", [b"[" * 100_000, b'{"argv": ["entropic-bound", 5]}',
+                                    b'{"argv": [null, {"a": 1}]}'])
+def test_a_record_of_any_shape_is_refused_in_one_line(workdir, record, capsys):
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    seal = store.write_entry(key, {"_measures.parquet": b"result", "_record.json": record})
+    trust.sign(store, trust.load_signer(), "entry", key, seal)
+    capsys.readouterr()
+    assert rerun(store.path) == 0 and runs() == 2
+    assert "set aside" in capsys.readouterr().err
+
+
+def test_a_deeply_nested_realisation_neither_fails_the_job_nor_a_plan(workdir, capsys):
+    store = Store(workdir / "store")
+    text = manifest(store.path, keep="realisation")
+    key = key_of(text)
+    (store.path / "realisations").mkdir(parents=True)
+    (store.path / "realisations" / f"{key}.json").write_text("[" * 2000)
+    assert store.realisation(key) == {}
+    assert job.run(text, ARGV) == 0
+    assert "replaced by the job's" in capsys.readouterr().err
+    assert set(store.realisation(key)) == {"measures", "record"}
+
+
+def test_digests_planted_unsigned_ahead_of_the_job_get_signed(workdir):
+    """A writer who planted the very digests a realisation job makes, unsigned, kept it from
+    ever being signed (the job signed only what it wrote); plans below it predicted nothing."""
+    store = Store(workdir / "store")
+    text = manifest(store.path, keep="realisation")
+    key = key_of(text)
+    job.run(text, ARGV)
+    made = store.realisation(key)
+    (store.path / f"{key}.sig").unlink()
+    assert store.write_realisation(key, made) == "same"
+    job.run(text, ARGV)
+    content = trust.content(store, "realisation", key)
+    assert trust.signed_by(store, "realisation", key, content, trust.trusted()) == ["victim"]
+
+
+def test_prune_passes_over_a_folder_it_did_not_make(workdir):
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (store.path / ".tmp-evil").mkdir()
+    (store.path / ".tmp-evil" / "x").write_text("kept")
+    assert store.prune([]) == 0
+    assert (store.path / ".tmp-evil" / "x").read_text() == "kept"
+    assert any(".tmp-evil" in line for line in store.listing().unexpected)
