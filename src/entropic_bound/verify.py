@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,15 +70,23 @@ def check_file(path: Path) -> None:
 
 def corrupt_files(root: Path) -> Iterator[tuple[Path, str]]:
     """(path, reason) of every corrupt cached file under ``root``, in path order (a file
-    removed meanwhile is skipped)."""
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    removed meanwhile is skipped). The quarantine is not the cache (what the store set aside
+    there is anyone's bytes: never judged or removed here), and a link is never followed."""
+    from entropic_bound.store.layout import QUARANTINE
+
+    aside = os.path.abspath(Path(QUARANTINE).parent)
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
+                       and not os.path.abspath(p).startswith(aside + os.sep)):
         try:
             check_file(path)
+        except FileNotFoundError:
+            continue
         except CorruptCacheError as err:
             if path.exists():
                 yield path, str(err)
-        except FileNotFoundError:
-            continue
+        except (OSError, ValueError, KeyError, TypeError) as err:  # no reader expected it
+            if path.exists():
+                yield path, f"{path}: unreadable ({type(err).__name__}: {err})"
 
 
 def missing_tables(root: Path) -> list[Path]:

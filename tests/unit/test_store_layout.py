@@ -170,12 +170,23 @@ def test_a_planted_lock_link_or_locks_folder_link_is_removed_never_followed(tmp_
         assert not (store / ".locks").is_symlink()
     assert canary.read_text() == "untouched" and not (tmp_path / KEY_A).exists()
     err = capsys.readouterr().err
-    assert "not a lock file, removed" in err and ".locks: a link, removed" in err
+    assert f"{KEY_A}: a link, removed" in err and ".locks: a link, removed" in err
     __import__("shutil").rmtree(store / ".locks")
     (store / ".locks").write_text("committed by mistake")  # left locking off for good
     with key_lock(store, KEY_A, []):
         assert (store / ".locks" / KEY_A).is_file()
     assert ".locks: a file, removed" in capsys.readouterr().err
+    __import__("shutil").rmtree(store / ".locks")
+    __import__("os").mkfifo(store / ".locks")  # every miss computed without a lock
+    with key_lock(store, KEY_A, []):
+        assert (store / ".locks" / KEY_A).is_file()
+    (store / ".locks" / KEY_A).unlink()
+    (store / ".locks" / KEY_A).mkdir()  # no unlink removes it: said as removed, then failed
+    with key_lock(store, KEY_A, []):
+        assert (store / ".locks" / KEY_A).is_file()
+    err = capsys.readouterr().err
+    assert ".locks: a pipe or device, removed" in err
+    assert f"{KEY_A}: a folder, moved aside to" in err
 
 
 def test_the_quarantine_is_relative_to_the_workflow():

@@ -6,6 +6,7 @@ victim's own key, listed in trusted-keys.txt."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -79,16 +80,20 @@ def test_store_sign_signs_only_the_bytes_the_job_made_not_a_plant_over_them(work
 def test_a_folder_planted_at_a_name_the_store_writes_is_moved_aside(workdir, planted, capsys):
     """A folder where the seal, the signatures or an entry file goes made every run compute
     and never store or sign (no file can be renamed over a folder): more than deleting the
-    entry does. It is moved to the quarantine, the entry stored and signed, and fetched next."""
+    entry does. It is moved aside in its folder (a rename elsewhere fails across filesystems
+    or for another user's folder), said, named by every run's listing, the entry stored and
+    signed, and fetched next."""
     store = Store(workdir / "store")
     key = key_of(manifest(store.path))
     name = planted.format(key=key)
     (store.path / name).mkdir(parents=True)
     (store.path / name / "x").write_text("kept")
     assert job.run(manifest(store.path), ARGV) == 0 and runs() == 1
-    assert "not stored (" not in capsys.readouterr().err
-    (aside,) = Path(QUARANTINE).glob(f"{name}.*")
+    err = capsys.readouterr().err
+    assert "not stored (" not in err and re.search(rf"{name} \(.*\) moved aside to .aside-", err)
+    (aside,) = store.path.glob(f".aside-*-{name}")
     assert (aside / "x").read_text() == "kept"  # nothing deleted
+    assert any(line.startswith(aside.name) for line in store.listing().unexpected)
     assert rerun(store.path) == 0 and runs() == 1
 
 
@@ -98,7 +103,7 @@ def test_an_unreadable_signature_file_is_moved_aside_and_the_entry_signed(workdi
     store.path.mkdir()
     (store.path / f"{key}.sig").write_bytes(b"x" * 70_000)  # past what a reader accepts
     assert job.run(manifest(store.path), ARGV) == 0 and runs() == 1
-    assert len(list(Path(QUARANTINE).glob(f"{key}.sig.*"))) == 1
+    assert len(list(store.path.glob(f".aside-*-{key}.sig"))) == 1
     assert rerun(store.path) == 0 and runs() == 1
 
 
@@ -208,3 +213,151 @@ def test_prune_passes_over_a_folder_it_did_not_make(workdir):
     assert store.prune([]) == 0
     assert (store.path / ".tmp-evil" / "x").read_text() == "kept"
     assert any(".tmp-evil" in line for line in store.listing().unexpected)
+
+
+def test_signature_lines_planted_before_a_good_one_hide_nothing(workdir):
+    """Only the first 64 lines under a listed name were checked: 64 junk ones in front of
+    the victim's own kept the key from being fetched or signed again, for good (and a plan
+    below an unsigned realisation then let `store unused --remove` delete good entries).
+    Every line is checked; a .sig full of them costs milliseconds."""
+    import base64
+    import time
+
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    sig = store.path / f"{key}.sig"
+    junk = f"entry victim {base64.b64encode(bytes(64)).decode()}\n"
+    sig.write_text(junk * 64 + sig.read_text())
+    assert rerun(store.path) == 0 and runs() == 1
+    sig.write_text(junk * (65_000 // len(junk)) + sig.read_text()[-200:])
+    start = time.perf_counter()
+    content = trust.content(store, "entry", key)
+    assert trust.signed_by(store, "entry", key, content, trust.trusted()) == ["victim"]
+    print(f"{65_000 // len(junk)} planted lines checked in {time.perf_counter() - start:.3f} s")
+
+
+def test_an_entry_set_aside_across_filesystems_is_copied_and_the_job_computes(
+        workdir, monkeypatch, capsys):
+    """A store on another filesystem than results/ (a cluster's shared one): the rename into
+    the quarantine failed with EXDEV out of the job's error handling, so a flipped byte failed
+    the job on every run."""
+    import errno
+    import os
+
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    (store.path / f"{key}_measures.parquet").write_text("flipped")
+    rename = os.rename
+
+    def across(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        if src_dir_fd is not None and src_dir_fd != dst_dir_fd:
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        return rename(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+
+    monkeypatch.setattr(os, "rename", across)
+    assert rerun(store.path) == 0 and runs() == 2
+    assert Path(QUARANTINE, f"{key}_measures.parquet").read_text() == "flipped"
+    assert store.check_entry(key) is None  # stored again, whole
+
+
+def test_a_name_taken_in_the_quarantine_is_kept_and_the_entry_set_aside_beside(workdir):
+    """A folder in the quarantine under an entry's seal name (raced in by an earlier set-aside)
+    made every later set-aside of that entry fail, and the job with it."""
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    Path(QUARANTINE, f"{key}.sha256").mkdir(parents=True)
+    Path(QUARANTINE, f"{key}_record.json").write_text("set aside before")
+    (store.path / f"{key}_measures.parquet").write_text("flipped")
+    assert rerun(store.path) == 0 and runs() == 2
+    assert Path(QUARANTINE, f"{key}_record.json").read_text() == "set aside before"
+    assert len(list(Path(QUARANTINE).glob(f"{key}.sha256.*"))) == 1
+
+
+@pytest.mark.parametrize("plant", ["folder", "pipe", "large"])
+def test_store_sign_goes_on_past_a_plant_at_another_key(workdir, plant, caplog):
+    import os
+
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    (store.path / f"{key}.sig").unlink()
+    other = "0" * 64
+    store.write_entry(other, {"_measures.parquet": b"x"})
+    sig = store.path / f"{other}.sig"
+    {"folder": sig.mkdir, "pipe": lambda: os.mkfifo(sig),
+     "large": lambda: sig.write_bytes(b"x" * 70_000)}[plant]()
+    sign_store(store)
+    content = trust.content(store, "entry", key)
+    assert trust.signed_by(store, "entry", key, content, trust.trusted()) == ["victim"]
+    assert "not signed: 1 that no job of this checkout computed" in caplog.text  # the plant
+
+
+@pytest.mark.parametrize("plant", ["realisations as a file", "a folder", "not digests"])
+def test_a_plan_reads_a_planted_realisation_as_unknown(workdir, plant):
+    """A realisation planted as a folder, of another shape, or a file in the realisations
+    folder's place ended plans (rekeys, unused, migrate) with an error."""
+    from entropic_bound.store.keys import UnknownInput
+
+    store = Store(workdir / "store")
+    text = manifest(store.path, keep="realisation")
+    realised = {"manifest": json.loads(text)}
+    key = Plan([realised], store.path).key(realised)
+    folder = store.path / "realisations"
+    store.path.mkdir()
+    if plant == "realisations as a file":
+        folder.write_text("x")
+    elif plant == "a folder":
+        (folder / f"{key}.json").mkdir(parents=True)
+    else:
+        folder.mkdir()
+        (folder / f"{key}.json").write_text('{"measures": 1}')
+    with pytest.raises(UnknownInput):
+        Plan([realised], store.path).digest(OUT)
+    assert job.run(text, ARGV) == 0  # the job puts its own in place, and says so
+    assert Plan([realised], store.path).digest(OUT) == store.realisation(key)["measures"]
+
+
+def test_verify_leaves_the_quarantine_alone_and_names_any_unreadable_file(tmp_path):
+    """verify walked the quarantine (anyone's bytes, set aside from the store) and crashed on
+    a file no reader expected; --remove would have deleted what was kept there to look at."""
+    from entropic_bound import verify
+
+    root = tmp_path / "results"
+    (root / "quarantine/store").mkdir(parents=True)
+    (root / "quarantine/store/x_weights.npz").write_bytes(b"garbage")
+    (root / "data").mkdir()
+    (root / "data/a.npz").write_bytes(b"garbage")
+    os_cwd = Path.cwd()
+    try:
+        import os
+
+        os.chdir(tmp_path)
+        found = list(verify.corrupt_files(Path("results")))
+    finally:
+        os.chdir(os_cwd)
+    assert [p.as_posix() for p, _ in found] == ["results/data/a.npz"]
+
+
+def test_unused_removes_nothing_while_a_jobs_key_is_unknown(workdir, monkeypatch):
+    """With a realisation planted over (or unsigned), the keys below it are unknown, so their
+    good entries read as unused: `store unused --remove` deleted them."""
+    from entropic_bound.store import maintenance
+    from entropic_bound.store.files import Refused
+
+    store = Store(workdir / "store")
+    realised = {"manifest": json.loads(manifest(store.path, keep="realisation"))}
+    below = {"manifest": json.loads(render(
+        "below", "entry", str(store.path), "entropic-bound below", {}, {"tokens": [OUT]},
+        {"measures": "results/below.parquet"}))}
+    job.run(manifest(store.path), ARGV)  # an entry no job of this DAG names
+    (store.path / "realisations").mkdir()
+    key = Plan([realised], store.path).key(realised)
+    (store.path / "realisations" / f"{key}.json").write_text('{"measures": 1}')
+    monkeypatch.setattr(maintenance, "ledger", lambda args: [realised, below])
+    before = sorted(p.name for p in store.path.iterdir())
+    with pytest.raises(Refused, match="1 jobs' keys are unknown"):
+        maintenance.unused(store, [], remove=True)
+    assert sorted(p.name for p in store.path.iterdir()) == before

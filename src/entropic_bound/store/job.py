@@ -27,7 +27,6 @@ that binds it to its key, and what a job stores is signed with this user's key
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -44,7 +43,13 @@ from entropic_bound.store.layout import RECORD, Lookup, Store
 from entropic_bound.store.lock import key_lock
 from entropic_bound.store.manifest import parse
 from entropic_bound.store.notes import write_note
-from entropic_bound.store.trust import sign, signer_if_any, trusted, why_untrusted
+from entropic_bound.store.trust import (
+    realisation_content,
+    sign,
+    signer_if_any,
+    trusted,
+    why_untrusted,
+)
 
 # the conda environment's own variable (envs/entropic-bound.yaml): the job runs in the
 # environment Snakemake deployed, whose definition and lock enter the key as its software
@@ -181,9 +186,12 @@ def _verified_contents(store: Store, found: Lookup, manifest: dict[str, Any], ar
                               + (first_difference(argv, recorded) if isinstance(recorded, list)
                                  else "no argv") + "): an entry under another job's key")
     except (Refused, OSError, ValueError) as err:
-        refuse(refused, f"entry {store}/{entry} set aside to {layout.QUARANTINE}: "
-                        f"{_reason(err)}", then)
-        store.set_aside(entry, Path(layout.QUARANTINE))
+        try:
+            store.set_aside(entry, Path(layout.QUARANTINE))
+            what = f"entry {store}/{entry} set aside to {layout.QUARANTINE}"
+        except (Refused, OSError) as failed:  # the job computes either way
+            what = f"entry {store}/{entry} not used (not set aside: {failed})"
+        refuse(refused, f"{what}: {_reason(err)}", then)
         return None
     return contents
 
@@ -237,6 +245,15 @@ def sign_made(store: Store, keys: dict[str, object] | None, kind: str, key: str,
         say(f"{kind} of key {key[:12]} kept, not signed ({err})")
 
 
+def say_moved(store: Store, refused: list[str]) -> None:
+    """Say what the job's writes moved out of a store file's place (a plant), each once, and
+    keep it for the end of the run."""
+    for line in store.moved:
+        refused.append(f"{store}/{line}")
+        say(refused[-1])
+    store.moved.clear()
+
+
 def compute(argv: list[str]) -> int:
     """Run the job's command as an argument list, its output to this process's."""
     return subprocess.call(argv)
@@ -270,6 +287,7 @@ def run(manifest_text: str, argv: list[str]) -> int:
                     seal = keep_entry(store, key, manifest, keys)
                     if seal is not None:  # `store sign` signs these bytes, no others
                         note.update(entry=key, made=sha256(seal))
+                    say_moved(store, note["refused"])
                     say(f"computed in {time.time() - start:.1f} s")
                     write_note(note)
                     return 0
@@ -283,7 +301,7 @@ def run(manifest_text: str, argv: list[str]) -> int:
     if keep == "realisation":
         store = Store(manifest["store"])
         made = {name: file_digest(path) for name, path in manifest["outputs"].items()}
-        signed = json.dumps(made, sort_keys=True).encode()  # trust.content's form
+        signed = realisation_content(made)
         try:
             kept = store.write_realisation(key, made)
         except (Refused, OSError) as err:
@@ -296,6 +314,7 @@ def run(manifest_text: str, argv: list[str]) -> int:
             # unsigned must not keep the realisation from ever being signed
             sign_made(store, keys, "realisation", key, signed)
             note["made"] = sha256(signed)
+        say_moved(store, note["refused"])
     write_note(note)
     return 0
 

@@ -17,7 +17,9 @@ The only names the store reads (anything else is never opened, and ``store check
 * ``realisations/<key>.json``: the digests, by output name, of a cheap job that is not stored
   (the corpora's tokens) as made under ``key``, so a plan can predict the keys below it;
 * ``.locks/<key>`` (never committed), ``README.md``, and writers' temporary files
-  (:data:`entropic_bound.store.files.TEMPORARY`).
+  (:data:`entropic_bound.store.files.TEMPORARY`);
+* ``.aside-<random>-<name>``: what stood where the store had to write ``<name>`` and could not
+  be written over (:func:`move_aside`); never read, named by every run until deleted.
 
 A link anywhere in the store is refused, never followed (:mod:`entropic_bound.store.files`).
 """
@@ -43,6 +45,7 @@ REALISATIONS = "realisations"
 LOCKS = ".locks"
 README = "README.md"
 QUARANTINE = "results/quarantine/store"  # relative to the workflow's directory
+ASIDE = ".aside-"  # the prefix of what a run moved out of a store file's place (never read)
 # the outputs of the stored rules, as Snakemake names a named output: _<name><extension>
 SUFFIXES = frozenset({"_weights.npz", "_metrics.parquet", "_trajectory.parquet",
                       "_measures.parquet", "_estimates.parquet", "_record.json", "_text.txt",
@@ -105,22 +108,26 @@ class Problem:
         return f"{store}/{self.key}: {self.reason}"
 
 
-def move_aside(folder: int, name: str) -> None:
-    """Move whatever is at ``name`` in ``folder`` (a descriptor) into :data:`QUARANTINE`,
-    under a name of its own: where the store must write a file that something unreadable
-    holds the place of (a folder, which no file can be renamed over; a pipe; a file past the
-    size a reader accepts), planted to keep a key from ever being stored or signed. Nothing
-    is deleted: it can be looked at there."""
-    Path(QUARANTINE).mkdir(parents=True, exist_ok=True)
-    with files.folder(QUARANTINE) as aside:
-        os.rename(name, f"{name}.{secrets.token_hex(4)}", src_dir_fd=folder, dst_dir_fd=aside)
+def move_aside(folder: int, name: str) -> str:
+    """Rename whatever is at ``name`` in ``folder`` (a descriptor) to a name of its own in the
+    same folder, ``.aside-<random>-<name>``, and return that name: where the store must write
+    a file that something unreadable holds the place of (a folder, which no file can be
+    renamed over; a pipe; a file past the size a reader accepts), planted to keep a key from
+    ever being stored or signed. Within its folder, because a rename elsewhere fails for a
+    store on another filesystem than ``results/`` or a folder of another user's; nothing is
+    deleted, every run names it until someone does (:meth:`Store.listing`)."""
+    aside = f"{ASIDE}{secrets.token_hex(4)}-{name}"
+    os.rename(name, aside, src_dir_fd=folder, dst_dir_fd=folder)
+    return aside
 
 
-def make_room(folder: int, name: str) -> None:
+def make_room(folder: int, name: str, moved: list[str]) -> None:
     """Make room to write the file ``name`` in ``folder``: a folder in its place is moved
-    aside (:func:`move_aside`); a file, a link or a pipe is replaced by the rename itself."""
+    aside (:func:`move_aside`, its new name appended to ``moved``); a file, a link or a pipe
+    is replaced by the rename itself."""
     if files.kind(folder, name) == "folder":
-        move_aside(folder, name)
+        moved.append(f"{files.shown(name)} (a folder) moved aside to "
+                     f"{files.shown(move_aside(folder, name))}")
 
 
 class Store:
@@ -128,6 +135,7 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
+        self.moved: list[str] = []  # what this object's writes moved aside, one line each
 
     def __str__(self) -> str:
         return str(self.path)
@@ -147,6 +155,9 @@ class Store:
                       or (name == README and what == "file")
                       or (name.startswith(files.TEMPORARY) and what == "file")):
                     continue
+                elif name.startswith(ASIDE):
+                    found.unexpected.append(f"{files.shown(name)}: moved aside by a run (it "
+                                            "stood where the store writes a file; never read)")
                 elif what != "file" or parts is None:
                     found.unexpected.append(f"{files.shown(name)}: not a store name (never "
                                             "read)")
@@ -305,11 +316,11 @@ class Store:
             raise Refused(f"entry {key[:80]!r}: a key and declared suffixes are expected")
         with files.folder(self.path, create=True) as top:
             for suffix, data in sorted(contents.items()):
-                make_room(top, f"{key}{suffix}")
+                make_room(top, f"{key}{suffix}", self.moved)
                 files.write(top, f"{key}{suffix}", data)
             seal = "".join(f"{files.sha256(data)}  {key}{suffix}\n"
                            for suffix, data in sorted(contents.items())).encode()
-            make_room(top, f"{key}{SEAL}")
+            make_room(top, f"{key}{SEAL}", self.moved)
             files.write(top, f"{key}{SEAL}", seal)
         return seal
 
@@ -317,7 +328,7 @@ class Store:
         if not (is_key(key) and is_key(entry)):
             raise Refused(f"alias {key[:80]!r} -> {entry[:80]!r}: two keys are expected")
         with files.folder(self.path, create=True) as top:
-            make_room(top, f"{key}{ALIAS}")
+            make_room(top, f"{key}{ALIAS}", self.moved)
             files.write(top, f"{key}{ALIAS}", f"{entry}\n".encode())
 
     # realisations
@@ -348,6 +359,9 @@ class Store:
             raise Refused(f"realisation {key[:80]!r}: a key is expected")
         text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
         with files.folder(self.path, create=True) as top:
+            if files.kind(top, REALISATIONS) not in (None, "folder"):
+                self.moved.append(f"{REALISATIONS} (not a folder) moved aside to "
+                                  f"{move_aside(top, REALISATIONS)}")
             fd = files.subfolder(top, REALISATIONS, create=True)
             try:
                 if files.kind(fd, f"{key}.json") is not None:
@@ -357,7 +371,7 @@ class Store:
                         held = None
                     if held == digests:
                         return "same"
-                    make_room(fd, f"{key}.json")
+                    make_room(fd, f"{key}.json", self.moved)
                     files.write(fd, f"{key}.json", text.encode())
                     return "replaced"
                 files.write(fd, f"{key}.json", text.encode())
@@ -400,7 +414,7 @@ class Store:
             for suffix in sorted(SUFFIXES | {SEAL, SIGNATURES} - kept):
                 name = f"{key}{suffix}"
                 if files.kind(top, name) == "file":
-                    os.rename(name, name, src_dir_fd=top, dst_dir_fd=aside)
+                    files.move(top, name, aside)
 
     def unused(self, used: Iterable[str]) -> list[str]:
         """Entries, aliases and realisations that serve no key in ``used``."""

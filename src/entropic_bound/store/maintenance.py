@@ -101,8 +101,12 @@ def rekeys(store: Store, snakemake_args: list[str]) -> None:
 
 
 def unused(store: Store, snakemake_args: list[str], remove: bool) -> None:
-    """List (``remove``: delete) what no job of the DAG uses, and the leftovers."""
-    names = store.unused(Plan(ledger(snakemake_args), store.path).in_use())
+    """List (``remove``: delete) what no job of the DAG uses, and the leftovers. Nothing is
+    removed while a job's key is unknown (an upstream output not made yet, or a realisation
+    missing, unsigned or planted over): what serves that job cannot be told from the unused."""
+    plan = Plan(ledger(snakemake_args), store.path)
+    names = store.unused(plan.in_use())
+    unknown = sum(plan.key(job) is None for job in plan.jobs)
     listing = store.listing()
 
     def size(name: str) -> int:
@@ -116,6 +120,10 @@ def unused(store: Store, snakemake_args: list[str], remove: bool) -> None:
     leftovers = store.leftovers()
     for name in leftovers:
         print(f"{name}  (leftover)")
+    if remove and unknown:
+        raise files.Refused(f"{unknown} jobs' keys are unknown until their upstream jobs run "
+                            "(or a realisation in the store is missing, unsigned or "
+                            "malformed): run the workflow first; nothing removed")
     if remove:
         freed = store.prune(names)
         log.info("removed %d unused entries and %d leftovers: %.2f MB", len(names),

@@ -17,7 +17,13 @@ from entropic_bound.store.keys import file_digest
 from entropic_bound.store.layout import Store
 from entropic_bound.store.maintenance import record_of
 from entropic_bound.store.plan import Plan, ledger
-from entropic_bound.store.trust import TRUSTED_KEYS, sign, signer_if_any, trusted
+from entropic_bound.store.trust import (
+    TRUSTED_KEYS,
+    realisation_content,
+    sign,
+    signer_if_any,
+    trusted,
+)
 
 
 def entries_at(source: str, store: Store, snakemake_args: list[str]) -> dict[str, str]:
@@ -63,9 +69,10 @@ def migrate(store: Store, source: str, snakemake_args: list[str]) -> None:
             m, key = job["manifest"], plan.key(job)
             if (m["keep"] == "realisation" and key and not store.realisation(key)
                     and all(Path(p).is_file() for p in m["outputs"].values())):
-                store.write_realisation(key, {n: file_digest(p) for n, p in m["outputs"].items()})
-                if signer is not None:
-                    sign(store, signer, "realisation", key)
+                made = {n: file_digest(p) for n, p in m["outputs"].items()}
+                store.write_realisation(key, made)
+                if signer is not None:  # what was written, never a re-read of the store
+                    sign(store, signer, "realisation", key, realisation_content(made))
                 realised += 1
                 progress += 1
         for job in plan.stored_jobs():
@@ -79,7 +86,7 @@ def migrate(store: Store, source: str, snakemake_args: list[str]) -> None:
             if reason is None:
                 store.write_alias(key, entry)
                 if signer is not None:
-                    sign(store, signer, "alias", key)
+                    sign(store, signer, "alias", key, entry.encode())
                 adopted += 1
                 progress += 1
             else:

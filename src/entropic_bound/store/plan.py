@@ -116,10 +116,14 @@ class Plan:
                 raise UnknownInput(path)
             found = self._usable[key].seal.get(layout.output_suffix(name, path))
         else:
-            made = self.store.realisation(key)
-            if made and self.keys is not None and not signed_by(
+            try:
+                made = self.store.realisation(key)
+                trusted = not made or self.keys is None or signed_by(
                     self.store, "realisation", key, content(self.store, "realisation", key),
-                    self.keys):
+                    self.keys)
+            except (Refused, OSError):  # a plant in its place predicts nothing either
+                raise UnknownInput(path) from None
+            if not trusted:
                 raise UnknownInput(path)  # an unsigned realisation predicts nothing
             found = made.get(name)
         if found is None:

@@ -7,7 +7,6 @@ Read from git (``git diff``, ``git show``): nothing is checked out, and nothing 
 
 from __future__ import annotations
 
-import json
 import shlex
 import subprocess
 from collections import defaultdict
@@ -26,6 +25,7 @@ from entropic_bound.store.trust import (
     TRUSTED_KEYS,
     parse_public,
     parse_signatures,
+    realisation_content,
     verified_signers,
 )
 
@@ -84,9 +84,9 @@ def _signed(head: str, store: str, key: str, base_keys: dict[str, object]) -> st
                "realisation": _show(head, f"{store}/{REALISATIONS}/{key}.json")}
     if content["realisation"] is not None:
         try:
-            content["realisation"] = json.dumps(parse_json(content["realisation"]),
-                                                sort_keys=True)
-        except ValueError:
+            content["realisation"] = realisation_content(
+                parse_json(content["realisation"])).decode()
+        except (ValueError, RecursionError):  # JSON too deep to write back
             content["realisation"] = None
     verified, claimed = set(), set()
     for kind, name, _ in found:

@@ -85,15 +85,24 @@ def sign_store(store: Store, vouch: bool = False) -> None:
     signed = {"entry": 0, "alias": 0, "realisation": 0}
     unvouched = 0
 
-    def sign_if_vouched(kind: str, key: str, content: bytes) -> None:
+    def sign_if_vouched(kind: str, key: str) -> None:
+        """Sign ``key``'s ``kind`` as it is now where vouched for; a plant at this key (an
+        unreadable realisation or .sig) is one line, never the end of the signing."""
         nonlocal unvouched
-        if trust.signed_by(store, kind, key, content, own):
-            return
-        if vouch or (kind != "alias" and (key, sha256(content)) in made):
-            trust.sign(store, signer, kind, key, content)  # the bytes judged, not a re-read
-            signed[kind] += 1
-        else:
-            unvouched += 1
+        try:
+            content = trust.content(store, kind, key)
+            try:
+                if trust.signed_by(store, kind, key, content, own):
+                    return
+            except Refused:  # an unreadable .sig: signing moves it aside
+                pass
+            if vouch or (kind != "alias" and (key, sha256(content)) in made):
+                trust.sign(store, signer, kind, key, content)  # the bytes judged, not a re-read
+                signed[kind] += 1
+            else:
+                unvouched += 1
+        except (Refused, OSError) as err:
+            log.error("not signed: %s %s/%s: %s", kind, store, key, err)
 
     good = set()
     for key in sorted(listing.seals):
@@ -101,12 +110,14 @@ def sign_store(store: Store, vouch: bool = False) -> None:
             log.error("not signed: %s/%s: %s", store, key, reason)
             continue
         good.add(key)
-        sign_if_vouched("entry", key, trust.content(store, "entry", key))
+        sign_if_vouched("entry", key)
     for key, entry in sorted(store.aliases().items()):
         if entry in good:
-            sign_if_vouched("alias", key, trust.content(store, "alias", key))
+            sign_if_vouched("alias", key)
     for key in store.realisations():
-        sign_if_vouched("realisation", key, trust.content(store, "realisation", key))
+        sign_if_vouched("realisation", key)
+    for line in store.moved:
+        log.warning("%s/%s", store, line)
     log.info("signed as %s: %d entries, %d aliases, %d realisations", signer.name,
              signed["entry"], signed["alias"], signed["realisation"])
     if unvouched:

@@ -36,9 +36,6 @@ KEY_VARIABLE = "ENTROPIC_BOUND_SIGNING_KEY"
 KINDS = ("entry", "alias", "realisation")
 SCHEME = b"entropic-bound store signature 1"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-# signatures checked per kind and key: lines planted under a trusted name cost at most this
-# many verifications (lines of other names or shapes cost nothing and hide nothing)
-MOST_SIGNATURES = 64
 
 
 def message(kind: str, key: str, content: bytes) -> bytes:
@@ -187,13 +184,15 @@ def signatures(store: Store, key: str) -> list[tuple[str, str, bytes]]:
 def verified_signers(found: list[tuple[str, str, bytes]], kind: str, key: str, content: bytes,
                      keys: dict[str, object]) -> list[str]:
     """The signers among ``keys`` whose signature in ``found`` binds ``content`` to ``key`` as
-    ``kind`` (the first :data:`MOST_SIGNATURES` by a listed name checked)."""
+    ``kind``. Every line by a listed name is checked: a cap would let lines planted before a
+    good one hide it for good, and a ``.sig`` of at most :data:`SMALL` bytes holds at most
+    about 600 lines (tens of ms of checking)."""
     from cryptography.exceptions import InvalidSignature
 
     good = []
-    listed = [(name, signature) for found_kind, name, signature in found
-              if found_kind == kind and name in keys]
-    for name, signature in listed[:MOST_SIGNATURES]:
+    for found_kind, name, signature in found:
+        if found_kind != kind or name not in keys:
+            continue
         try:
             keys[name].verify(signature, message(kind, key, content))
             good.append(name)
@@ -208,6 +207,13 @@ def signed_by(store: Store, kind: str, key: str, content: bytes,
     return verified_signers(signatures(store, key), kind, key, content, keys)
 
 
+def realisation_content(digests: dict[str, str]) -> bytes:
+    """What a signature of a realisation binds: its digests as sorted JSON."""
+    import json
+
+    return json.dumps(digests, sort_keys=True).encode()
+
+
 def content(store: Store, kind: str, key: str) -> bytes:
     """What a signature of ``kind`` on ``key`` binds, read from the store now (for signing
     what is already there, and for plans; a fetch checks the bytes it read itself)."""
@@ -215,9 +221,7 @@ def content(store: Store, kind: str, key: str) -> bytes:
         return store.seal_bytes(key)
     if kind == "alias":
         return store.alias_bytes(key)
-    import json
-
-    return json.dumps(store.realisation(key), sort_keys=True).encode()
+    return realisation_content(store.realisation(key))
 
 
 def why_untrusted(store: Store, key: str, found: Lookup, keys: dict[str, object]) -> str | None:
@@ -242,8 +246,8 @@ def sign(store: Store, signer: Signer, kind: str, key: str, data: bytes | None =
     written where it is there already): of ``data`` where given (what this process wrote,
     never a second read of the file), else of what the store holds now. A ``.sig`` no reader
     accepts (a folder, a pipe, a file past :data:`SMALL`) is moved aside
-    (:func:`entropic_bound.store.layout.move_aside`) and a new one written: left in place, it
-    would keep the key unsigned for good."""
+    (:func:`entropic_bound.store.layout.move_aside`, said in ``store.moved``) and a new one
+    written: left in place, it would keep the key unsigned for good."""
     if not is_key(key) or kind not in KINDS:
         raise Refused(f"sign {kind} {key[:80]!r}: a kind and a key are expected")
     line = signer.sign(kind, key, content(store, kind, key) if data is None else data)
@@ -256,7 +260,8 @@ def sign(store: Store, signer: Signer, kind: str, key: str, data: bytes | None =
     kept = [h for h in held or [] if not h.startswith(f"{kind} {signer.name} ")]
     with files.folder(store.path) as top:
         if held is None:
-            move_aside(top, f"{key}{SIGNATURES}")
+            store.moved.append(f"{key}{SIGNATURES} (unreadable) moved aside to "
+                               f"{move_aside(top, f'{key}{SIGNATURES}')}")
         files.write(top, f"{key}{SIGNATURES}", ("\n".join([*kept, line]) + "\n").encode())
 
 
