@@ -361,3 +361,23 @@ def test_unused_removes_nothing_while_a_jobs_key_is_unknown(workdir, monkeypatch
     with pytest.raises(Refused, match="1 jobs' keys are unknown"):
         maintenance.unused(store, [], remove=True)
     assert sorted(p.name for p in store.path.iterdir()) == before
+
+
+def test_a_sparse_file_planted_in_an_entry_is_refused_without_holding_it(workdir):
+    """Every file a check or fetch judged was read whole into memory first: a sparse file of
+    GBs (no disk) cost its size in memory on every node that looked at it."""
+    import tracemalloc
+
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    with open(store.path / f"{key}_measures.parquet", "wb") as fh:
+        fh.truncate(256 << 20)
+    tracemalloc.start()
+    try:
+        assert "has sha256" in store.check_entry(key)
+        assert rerun(store.path) == 0 and runs() == 2
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 << 20, f"{peak / 2**20:.0f} MiB held to refuse a 256 MiB file"

@@ -23,6 +23,7 @@ import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import BinaryIO
 
 FILE_MODE = 0o644
 TEMPORARY = ".tmp-"  # the prefix of a writer's temporary files (never read as store content)
@@ -88,10 +89,11 @@ def shown(name: str) -> str:
     return name if name.isprintable() else ascii(name)
 
 
-def read(parent: int, name: str, largest: int = LARGEST) -> bytes:
-    """The bytes of the regular file ``name`` in ``parent``, at most ``largest`` of them;
-    :class:`Refused` for a link, a FIFO or anything else that is not a regular file, or a file
-    larger than that; FileNotFoundError where it is missing."""
+@contextmanager
+def _regular(parent: int, name: str, largest: int) -> Iterator[tuple[BinaryIO, int]]:
+    """The regular file ``name`` in ``parent``, open for reading, and its size, at most
+    ``largest`` bytes; :class:`Refused` for a link, a FIFO or anything else that is not a
+    regular file, or a larger file; FileNotFoundError where it is missing."""
     try:
         fd = os.open(name, _READ, dir_fd=parent)
     except FileNotFoundError:
@@ -107,10 +109,36 @@ def read(parent: int, name: str, largest: int = LARGEST) -> bytes:
             raise Refused(f"{shown(name)}: {st.st_size} bytes, more than the {largest} such a "
                           "file may have")
         os.set_blocking(fh.fileno(), True)
-        data = fh.read(largest + 1)  # a file that grew since fstat is refused as well
-        if len(data) > largest:
-            raise Refused(f"{shown(name)}: more than the {largest} bytes such a file may have")
-        return data
+        yield fh, st.st_size
+
+
+def _grew(name: str) -> Refused:
+    # the store replaces files by rename, never in place: one that grows is not its writer's
+    return Refused(f"{shown(name)}: grew while it was read")
+
+
+def read(parent: int, name: str, largest: int = LARGEST) -> bytes:
+    """The bytes of the regular file ``name`` in ``parent``, at most ``largest`` of them
+    (refused as :func:`_regular` says); no more memory than its size is asked for."""
+    with _regular(parent, name, largest) as (fh, size):
+        data = fh.read(size + 1)
+    if len(data) > size:
+        raise _grew(name)
+    return data
+
+
+def file_sha256(parent: int, name: str, largest: int = LARGEST) -> str:
+    """The sha256 of the regular file ``name`` in ``parent`` (refused as :func:`_regular`
+    says), read a MiB at a time: judging a planted file never holds it in memory (a sparse
+    one of GBs costs its reading time, not its size in memory)."""
+    digest, read_so_far = hashlib.sha256(), 0
+    with _regular(parent, name, largest) as (fh, size):
+        while chunk := fh.read(1 << 20):
+            read_so_far += len(chunk)
+            if read_so_far > size:
+                raise _grew(name)
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def parse_json(data: str | bytes) -> object:

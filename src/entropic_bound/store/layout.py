@@ -214,21 +214,29 @@ class Store:
         return self.parse_seal(key, self.seal_bytes(key))
 
     def read_verified(self, key: str, suffix: str, digest: str) -> bytes:
-        """The bytes of entry ``key``'s file ``suffix``, read once and checked against
-        ``digest`` (its seal's); :class:`Refused` where they differ."""
+        """The bytes of entry ``key``'s file ``suffix``, checked against ``digest`` (its
+        seal's) as read; :class:`Refused` where they differ. Hashed as a stream first, so that
+        a file planted in its place (a sparse one of GBs) is refused without being held in
+        memory; the bytes kept are then read once and checked again (a file swapped between
+        the two reads is refused too)."""
         with files.folder(self.path) as top:
+            self._check_digest(key, suffix, digest, files.file_sha256(top, f"{key}{suffix}"))
             data = files.read(top, f"{key}{suffix}")
-        actual = files.sha256(data)
+        self._check_digest(key, suffix, digest, files.sha256(data))
+        return data
+
+    @staticmethod
+    def _check_digest(key: str, suffix: str, digest: str, actual: str) -> None:
         if actual != digest:
             raise Refused(f"{key}{suffix} has sha256 {actual[:12]}..., its seal says "
                           f"{digest[:12]}...")
-        return data
 
     def verify_files(self, key: str, seal: dict[str, str]) -> None:
-        """Read each file of entry ``key`` against ``seal`` (suffix -> sha256); raises
-        :class:`Refused` or FileNotFoundError at the first that fails."""
-        for suffix, digest in sorted(seal.items()):
-            self.read_verified(key, suffix, digest)
+        """Hash each file of entry ``key`` against ``seal`` (suffix -> sha256), a stream at a
+        time; raises :class:`Refused` or FileNotFoundError at the first that fails."""
+        with files.folder(self.path) as top:
+            for suffix, digest in sorted(seal.items()):
+                self._check_digest(key, suffix, digest, files.file_sha256(top, f"{key}{suffix}"))
 
     def check_entry(self, key: str) -> str | None:
         """Why entry ``key`` fails (its seal, a file), or None when every file matches."""
