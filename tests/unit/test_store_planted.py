@@ -237,11 +237,12 @@ def test_signature_lines_planted_before_a_good_one_hide_nothing(workdir):
     print(f"{65_000 // len(junk)} planted lines checked in {time.perf_counter() - start:.3f} s")
 
 
-def test_an_entry_set_aside_across_filesystems_is_copied_and_the_job_computes(
+def test_an_entry_set_aside_across_filesystems_stays_in_its_folder_and_the_job_computes(
         workdir, monkeypatch, capsys):
     """A store on another filesystem than results/ (a cluster's shared one): the rename into
     the quarantine failed with EXDEV out of the job's error handling, so a flipped byte failed
-    the job on every run."""
+    the job on every run. A copy instead would turn planted sparse files into GBs of disk and
+    memory: the files are renamed aside in the store's folder."""
     import errno
     import os
 
@@ -258,7 +259,8 @@ def test_an_entry_set_aside_across_filesystems_is_copied_and_the_job_computes(
 
     monkeypatch.setattr(os, "rename", across)
     assert rerun(store.path) == 0 and runs() == 2
-    assert Path(QUARANTINE, f"{key}_measures.parquet").read_text() == "flipped"
+    (aside,) = store.path.glob(f".aside-*-{key}_measures.parquet")
+    assert aside.read_text() == "flipped" and list(Path(QUARANTINE).glob("*")) == []
     assert store.check_entry(key) is None  # stored again, whole
 
 
@@ -381,3 +383,66 @@ def test_a_sparse_file_planted_in_an_entry_is_refused_without_holding_it(workdir
     finally:
         tracemalloc.stop()
     assert peak < 32 << 20, f"{peak / 2**20:.0f} MiB held to refuse a 256 MiB file"
+
+
+def test_store_sign_reads_no_byte_of_an_entry_it_may_not_sign(workdir, monkeypatch):
+    """Entries planted with right seals over sparse GBs made every `store sign` hash them all
+    (hours at 100 keys), though only --vouch could sign them."""
+    from entropic_bound.store import files
+
+    store = Store(workdir / "store")
+    job.run(manifest(store.path), ARGV)
+    (mine,) = store.listing().seals
+    planted = "0" * 64
+    with open(store.path / f"{planted}_weights.npz", "wb") as fh:
+        fh.truncate(64 << 20)
+    digest = files.sha256(bytes(64 << 20))
+    (store.path / f"{planted}.sha256").write_text(f"{digest}  {planted}_weights.npz\n")
+    hashed = []
+    file_sha256 = files.file_sha256
+    monkeypatch.setattr(files, "file_sha256",
+                        lambda top, name, *a: hashed.append(name) or file_sha256(top, name, *a))
+    sign_store(store)
+    assert hashed and not any(name.startswith(planted) for name in hashed)
+    assert all(name.startswith(mine) for name in hashed)
+
+
+def test_store_check_goes_on_past_an_entry_it_cannot_set_aside(workdir, monkeypatch):
+    """One entry that could not be set aside ended `store check --set-aside` and `verify
+    --remove` (a traceback), every entry after it unchecked."""
+    store = Store(workdir / "store")
+    for p in (1, 2):
+        job.run(manifest(store.path, p), ARGV)
+    keys = sorted(store.listing().seals)
+    for key in keys:
+        (store.path / f"{key}_measures.parquet").write_text("flipped")
+    set_aside = Store.set_aside
+
+    def refusing(self, key, quarantine):
+        if key == keys[0]:
+            raise OSError(13, "Permission denied")
+        return set_aside(self, key, quarantine)
+
+    monkeypatch.setattr(Store, "set_aside", refusing)
+    problems = store.check(QUARANTINE)
+    assert [p.key for p in problems] == keys
+    assert "not set aside: [Errno 13] Permission denied" in problems[0].reason
+    assert not (store.path / f"{keys[1]}.sha256").exists()  # the next one was set aside
+
+
+def test_store_seal_seals_what_it_can_past_a_plant(workdir, caplog):
+    from entropic_bound.store import files
+    from entropic_bound.store.maintenance import seal
+
+    store = Store(workdir / "store")
+    store.path.mkdir()
+    good, blocked = "b" * 64, "a" * 64
+    (store.path / f"{good}_text.txt").write_text("copied by hand")
+    (store.path / f"{blocked}_text.txt").write_text("x")
+    (store.path / f"{blocked}.sha256").mkdir()  # a folder where its seal goes
+    huge = "c" * 64
+    with open(store.path / f"{huge}_weights.npz", "wb") as fh:  # sparse, past LARGEST
+        fh.truncate(files.LARGEST + 1)
+    assert seal(store) == [blocked, good]
+    assert store.check_entry(good) is None and store.check_entry(blocked) is None
+    assert "moved aside to .aside-" in caplog.text and f"not sealed: {store}/{huge}" in caplog.text

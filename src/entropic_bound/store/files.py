@@ -15,7 +15,6 @@ predictable temporary name is never followed.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -181,18 +180,12 @@ def write(parent: int, name: str, data: bytes) -> None:
 
 
 def move(src: int, name: str, dst: int) -> str:
-    """Move the regular file ``name`` from folder ``src`` to folder ``dst`` (descriptors),
-    under its own name where that is free there, else ``<name>.<random>`` (what is there
-    already stays); copied whole, then removed, where the two folders are on different
-    filesystems (a store on a cluster's shared one). Its name in ``dst``."""
+    """Rename ``name`` from folder ``src`` to folder ``dst`` (descriptors), under its own
+    name where that is free there, else ``<name>.<random>`` (what is there already stays);
+    its name in ``dst``. Never a copy: a planted sparse file of GBs would become GBs of disk
+    and memory (OSError EXDEV where the folders are on different filesystems)."""
     target = name if kind(dst, name) is None else f"{name}.{secrets.token_hex(4)}"
-    try:
-        os.rename(name, target, src_dir_fd=src, dst_dir_fd=dst)
-    except OSError as err:
-        if err.errno != errno.EXDEV:
-            raise
-        write(dst, target, read(src, name))
-        os.unlink(name, dir_fd=src)
+    os.rename(name, target, src_dir_fd=src, dst_dir_fd=dst)
     return target
 
 

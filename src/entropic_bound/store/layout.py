@@ -26,6 +26,7 @@ A link anywhere in the store is refused, never followed (:mod:`entropic_bound.st
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -404,16 +405,21 @@ class Store:
             reason = self.check_entry(key)
             if reason is None:
                 continue
-            problems.append(Problem(key, reason))
             if quarantine is not None:
-                self.set_aside(key, Path(quarantine))
+                try:
+                    self.set_aside(key, Path(quarantine))
+                except (Refused, OSError) as err:  # the check goes on to the next entry
+                    reason += f" (not set aside: {err})"
+            problems.append(Problem(key, reason))
         return problems
 
     def set_aside(self, key: str, quarantine: Path) -> None:
         """Move entry ``key``'s files (by name: the key and each declared suffix, its seal,
         its signatures unless the key's alias still needs them) out of the store into
         ``quarantine``; links and other names are never touched. (A junk seal planted beside
-        a signed alias would otherwise take the alias's signature with it.)"""
+        a signed alias would otherwise take the alias's signature with it.) Where the store is
+        on another filesystem than ``quarantine``, they are renamed aside in the store's own
+        folder instead (:func:`move_aside`): a copy would turn planted sparse files into GBs."""
         if not is_key(key):
             raise Refused(f"{key[:80]!r} is not a key")
         quarantine.mkdir(parents=True, exist_ok=True)
@@ -421,8 +427,14 @@ class Store:
             kept = {SIGNATURES} if files.kind(top, f"{key}{ALIAS}") is not None else set()
             for suffix in sorted(SUFFIXES | {SEAL, SIGNATURES} - kept):
                 name = f"{key}{suffix}"
-                if files.kind(top, name) == "file":
+                if files.kind(top, name) != "file":
+                    continue
+                try:
                     files.move(top, name, aside)
+                except OSError as err:
+                    if err.errno != errno.EXDEV:
+                        raise
+                    move_aside(top, name)
 
     def unused(self, used: Iterable[str]) -> list[str]:
         """Entries, aliases and realisations that serve no key in ``used``."""

@@ -9,24 +9,33 @@ from pathlib import Path
 
 from entropic_bound.plumbing.experiments import experiment_of, experiment_of_record
 from entropic_bound.store import files
-from entropic_bound.store.layout import RECORD, SEAL, Store
+from entropic_bound.store.layout import RECORD, SEAL, Store, make_room
 from entropic_bound.store.plan import Plan, ledger
 
 log = logging.getLogger("entropic_bound")
 
 
 def seal(store: Store) -> list[str]:
-    """Seal every unsealed entry (files copied in by hand); returns their keys."""
+    """Seal every unsealed entry (files copied in by hand); returns their keys. An entry that
+    cannot be sealed (a file past the size a store file may have, a folder where its seal goes
+    that cannot be moved aside) is one line; the others are sealed all the same."""
     listing = store.listing()
     done = []
     with files.folder(store.path) as top:
         for key, suffixes in sorted(listing.files.items()):
             if key in listing.seals:
                 continue
-            lines = "".join(f"{files.sha256(files.read(top, f'{key}{s}'))}  {key}{s}\n"
-                            for s in sorted(suffixes))
-            files.write(top, f"{key}{SEAL}", lines.encode())
+            try:
+                lines = "".join(f"{files.file_sha256(top, f'{key}{s}')}  {key}{s}\n"
+                                for s in sorted(suffixes))
+                make_room(top, f"{key}{SEAL}", store.moved)
+                files.write(top, f"{key}{SEAL}", lines.encode())
+            except (files.Refused, OSError) as err:
+                log.error("not sealed: %s/%s: %s", store, key, err)
+                continue
             done.append(key)
+    for line in store.moved:
+        log.warning("%s/%s", store, line)
     return done
 
 

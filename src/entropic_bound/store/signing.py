@@ -105,11 +105,15 @@ def sign_store(store: Store, vouch: bool = False) -> None:
             log.error("not signed: %s %s/%s: %s", kind, store, key, err)
 
     good = set()
+    computed = {key for key, _ in made}
     for key in sorted(listing.seals):
-        if (reason := store.check_entry(key)) is not None:
-            log.error("not signed: %s/%s: %s", store, key, reason)
-            continue
-        good.add(key)
+        # every byte is read only of what may be signed: planted entries of sparse GBs with
+        # right seals would make each `store sign` take hours
+        if vouch or key in computed:
+            if (reason := store.check_entry(key)) is not None:
+                log.error("not signed: %s/%s: %s", store, key, reason)
+                continue
+            good.add(key)
         sign_if_vouched("entry", key)
     for key, entry in sorted(store.aliases().items()):
         if entry in good:
