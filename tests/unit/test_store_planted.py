@@ -446,3 +446,20 @@ def test_store_seal_seals_what_it_can_past_a_plant(workdir, caplog):
     assert seal(store) == [blocked, good]
     assert store.check_entry(good) is None and store.check_entry(blocked) is None
     assert "moved aside to .aside-" in caplog.text and f"not sealed: {store}/{huge}" in caplog.text
+
+
+def test_a_realisation_a_listed_key_signed_is_left_as_it_is(workdir):
+    """Signing a realisation whose digests the store already held (so that plants cannot keep
+    it unsigned) made every fresh clone's run add its user's line to the published .sig files:
+    a run that fetches must change no file in git. Signed by a listed key, it is left alone."""
+    store = Store(workdir / "store")
+    text = manifest(store.path, keep="realisation")
+    key = key_of(text)
+    publisher = trust.make_key("publisher", workdir / "keys/publisher.key")
+    add_trusted(publisher.public_line)
+    job.run(text, ARGV)  # the victim's key signs what it made
+    (store.path / f"{key}.sig").unlink()
+    trust.sign(store, publisher, "realisation", key)
+    published = (store.path / f"{key}.sig").read_bytes()
+    assert job.run(text, ARGV) == 0
+    assert (store.path / f"{key}.sig").read_bytes() == published

@@ -46,6 +46,7 @@ from entropic_bound.store.notes import write_note
 from entropic_bound.store.trust import (
     realisation_content,
     sign,
+    signed_by,
     signer_if_any,
     trusted,
     why_untrusted,
@@ -236,11 +237,21 @@ def keep_entry(store: Store, key: str, manifest: dict[str, Any],
 def sign_made(store: Store, keys: dict[str, object] | None, kind: str, key: str,
               made: bytes) -> None:
     """Sign what this job made (``made``: the seal it wrote, the digests it realised) with
-    this user's key where there is one; a failure is one line: what is stored stands,
-    unsigned (``store sign`` signs it later, by the note's digest of ``made``)."""
+    this user's key where there is one and no key it trusts signed these bytes already (a
+    fresh clone's run must leave the published signatures as they are); a failure is one
+    line: what is stored stands, unsigned (``store sign`` signs it later, by the note's
+    digest of ``made``)."""
     try:
-        if (signer := signer_if_any(keys)) is not None:
-            sign(store, signer, kind, key, made)
+        signer = signer_if_any(keys)
+        if signer is None:
+            return
+        trusting = {**(keys or {}), signer.name: signer.private.public_key()}
+        try:
+            if signed_by(store, kind, key, made, trusting):
+                return
+        except Refused:  # an unreadable .sig: signing moves it aside
+            pass
+        sign(store, signer, kind, key, made)
     except (Refused, OSError) as err:
         say(f"{kind} of key {key[:12]} kept, not signed ({err})")
 
