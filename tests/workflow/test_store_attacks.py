@@ -137,7 +137,7 @@ def test_planted_names_links_and_seals_are_refused_one_line_each(quick_run, tmp_
         "link in store": rf"store: entry \S+/{e} set aside .* is a link",
         "link in realisations": rf"store: \S+/realisations/{'9' * 64}\.json: not a regular file",
         "unsealed metrics": rf"store: \S+/{'8' * 64}_metrics\.parquet: unsealed",
-        "lock link": rf"store: \S+/\.locks/{c}: not a lock file, removed",
+        "lock link": rf"store: \S+/\.locks/{c}: a link, removed",
         "temporary link": r"store: \S+/\.tmp-0123456789abcdef: unsealed or dangling",
     }
     missing = [what for what, pattern in lines.items() if not re.search(pattern, text)]
