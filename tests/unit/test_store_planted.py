@@ -16,7 +16,7 @@ from conftest import STORE_RECORD as RECORD
 from conftest import store_runs as runs
 from conftest import store_workdir
 
-from entropic_bound.store import job, trust
+from entropic_bound.store import job, keyring, trust
 from entropic_bound.store.layout import QUARANTINE, Store
 from entropic_bound.store.manifest import render
 from entropic_bound.store.plan import Plan
@@ -202,7 +202,7 @@ def test_digests_planted_unsigned_ahead_of_the_job_get_signed(workdir):
     assert store.write_realisation(key, made) == "same"
     job.run(text, ARGV)
     content = trust.content(store, "realisation", key)
-    assert trust.signed_by(store, "realisation", key, content, trust.trusted()) == ["victim"]
+    assert trust.signed_by(store, "realisation", key, content, keyring.trusted()) == ["victim"]
 
 
 def test_prune_passes_over_a_folder_it_did_not_make(workdir):
@@ -233,7 +233,7 @@ def test_signature_lines_planted_before_a_good_one_hide_nothing(workdir):
     sig.write_text(junk * (65_000 // len(junk)) + sig.read_text()[-200:])
     start = time.perf_counter()
     content = trust.content(store, "entry", key)
-    assert trust.signed_by(store, "entry", key, content, trust.trusted()) == ["victim"]
+    assert trust.signed_by(store, "entry", key, content, keyring.trusted()) == ["victim"]
     print(f"{65_000 // len(junk)} planted lines checked in {time.perf_counter() - start:.3f} s")
 
 
@@ -293,7 +293,7 @@ def test_store_sign_goes_on_past_a_plant_at_another_key(workdir, plant, caplog):
      "large": lambda: sig.write_bytes(b"x" * 70_000)}[plant]()
     sign_store(store)
     content = trust.content(store, "entry", key)
-    assert trust.signed_by(store, "entry", key, content, trust.trusted()) == ["victim"]
+    assert trust.signed_by(store, "entry", key, content, keyring.trusted()) == ["victim"]
     assert "not signed: 1 that no job of this checkout computed" in caplog.text  # the plant
 
 

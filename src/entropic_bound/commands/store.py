@@ -21,9 +21,12 @@ ACTIONS = {
                "its seal holds and its record ran the job's command: trains nothing",
     "keygen": "make your signing key (NAME; kept outside the repository) and print its "
               "public half",
-    "trust": "list a public key (NAME:BASE64; default your own) in trusted-keys.txt",
+    "trust": "list a public key (NAME:BASE64; default your own) in trusted-keys.txt and "
+             "accept it",
     "distrust": "remove the key NAME from trusted-keys.txt",
-    "keys": "the trusted keys, and yours",
+    "accept": "show the keys trusted-keys.txt proposes (listed, not accepted by you) and the "
+              "commit that added each; with NAME, trust that one in this checkout",
+    "keys": "the keys this checkout trusts, those proposed or refused, and yours",
     "sign": "sign, with your key, what passes its seal and this checkout computed (--vouch: "
             "all that passes its seal, once you reviewed it)",
     "review": "what a commit range (BASE..HEAD) changes in the store: entries added, removed, "
@@ -36,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="; ".join(f"{k}: {v}" for k, v in ACTIONS.items()) + ". After --, the "
                         "snakemake options of your run (profile, --config) that define the DAG")
     p.add_argument("what", nargs="?", default=None,
-                   help="keygen, distrust: a key's name; trust: NAME:BASE64; review: "
+                   help="keygen, distrust, accept: a key's name; trust: NAME:BASE64; review: "
                         "BASE..HEAD")
     p.add_argument("--store", default="store", help="the store folder")
     p.add_argument("--set-aside", default=None, metavar="FOLDER",
@@ -58,7 +61,7 @@ def run(a: argparse.Namespace) -> None:
     log = logging.getLogger("entropic_bound")
     try:
         store = Store(a.store)
-        if a.action in ("keygen", "trust", "distrust", "keys", "sign"):
+        if a.action in ("keygen", "trust", "distrust", "accept", "keys", "sign"):
             from entropic_bound.store import signing
 
             if a.action == "distrust" and a.what is None:
@@ -66,6 +69,7 @@ def run(a: argparse.Namespace) -> None:
             {"keygen": lambda: signing.keygen(a.what),
              "trust": lambda: signing.add_trusted(a.what),
              "distrust": lambda: signing.remove_trusted(a.what),
+             "accept": lambda: signing.accept_key(a.what),
              "keys": signing.list_keys,
              "sign": lambda: signing.sign_store(store, a.vouch)}[a.action]()
             return

@@ -38,6 +38,7 @@ from typing import Any
 
 from entropic_bound.store import files, layout
 from entropic_bound.store.files import Refused, sha256, write_outside
+from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import file_digest, job_key
 from entropic_bound.store.layout import RECORD, Lookup, Store
 from entropic_bound.store.lock import key_lock
@@ -48,7 +49,6 @@ from entropic_bound.store.trust import (
     sign,
     signed_by,
     signer_if_any,
-    trusted,
     why_untrusted,
 )
 

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import file_digest
 from entropic_bound.store.layout import Store
 from entropic_bound.store.maintenance import record_of
@@ -22,7 +23,6 @@ from entropic_bound.store.trust import (
     realisation_content,
     sign,
     signer_if_any,
-    trusted,
 )
 
 

@@ -26,10 +26,11 @@ from typing import Any
 
 from entropic_bound.store import layout
 from entropic_bound.store.files import Refused
+from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import UnknownInput, file_digest, job_key
 from entropic_bound.store.layout import Lookup, Store
 from entropic_bound.store.manifest import parse
-from entropic_bound.store.trust import content, signed_by, trusted, why_untrusted
+from entropic_bound.store.trust import content, signed_by, why_untrusted
 
 LEDGER_VARIABLE = "ENTROPIC_BOUND_STORE_LEDGER"  # read by the logger plugin
 WRAPPER = ["entropic-bound-store"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from entropic_bound.store import trust
+from entropic_bound.store import keyring, trust
 from entropic_bound.store.files import Refused, sha256
 from entropic_bound.store.layout import Store
 
@@ -31,7 +31,8 @@ def _lines(path: Path) -> list[str]:
 
 
 def add_trusted(line: str | None) -> None:
-    """List a public key (``name:base64``; default this user's own) in trusted-keys.txt."""
+    """List a public key (``name:base64``; default this user's own) in trusted-keys.txt and
+    accept it for this checkout (the user's own act: :mod:`entropic_bound.store.keyring`)."""
     path = Path(trust.TRUSTED_KEYS)
     if line is None:
         signer = trust.load_signer()
@@ -41,7 +42,9 @@ def add_trusted(line: str | None) -> None:
     name, _ = trust.parse_public(line, "store trust")
     kept = [x for x in _lines(path) if x.partition(":")[0].strip() != name]
     path.write_text("\n".join([*kept, line.strip()]) + "\n")
-    log.info("%s now trusts %s; commit it (a visible change)", path, name)
+    keyring.accept_line(line)
+    log.info("%s now lists %s, accepted for this checkout; commit it (a visible change)",
+             path, name)
 
 
 def remove_trusted(name: str) -> None:
@@ -54,14 +57,25 @@ def remove_trusted(name: str) -> None:
     log.info("%s no longer trusts %s; commit it (a visible change)", path, name)
 
 
+def accept_key(name: str | None) -> None:
+    """Show the keys the list proposes and the commits that added them; with ``name``, accept
+    that one for this checkout."""
+    print("\n".join(keyring.accept(name)))
+    if name:
+        log.info("%s accepted for this checkout (%s)", name, keyring.accepted_path())
+
+
 def list_keys() -> None:
-    keys = trust.trusted()
+    found = keyring.state()
     own = trust.load_signer()
-    if keys is None:
+    if found.keys is None:
         print(f"no {trust.TRUSTED_KEYS}: the store is unsigned")
-    for name in sorted(keys or {}):
+    for name in sorted(found.keys or {}):
         print(f"{name}{'  (your own)' if own is not None and own.name == name else ''}")
+    for line in keyring.lines(found):
+        print(line)
     print(f"your signing key: {trust.key_path() if own else 'none'}")
+    print(f"this checkout's accepted keys: {keyring.accepted_path()}")
 
 
 def sign_store(store: Store, vouch: bool = False) -> None:

@@ -42,7 +42,8 @@ def end_of_run(since: float, root: str | os.PathLike[str] = NOTES) -> list[str]:
             other[", ".join(f"{k} {shown(v)[:40]}" for k, v in sorted(theirs.items()))] += 1
     if not fetched + computed + unstored:
         return []
-    from entropic_bound.store.trust import TRUSTED_KEYS, trusted
+    from entropic_bound.store.keyring import trusted
+    from entropic_bound.store.trust import TRUSTED_KEYS
 
     if trusted() is None:
         refused.append(f"store: unsigned: this workflow lists no trusted keys ({TRUSTED_KEYS}), "
@@ -64,20 +65,22 @@ def start_lines(store: str | os.PathLike[str]) -> list[str]:
     """The keys this run trusts, then what the store holds that no run reads, one line each
     (the Snakefile's ``onstart``): names that are not the store's, links, unsealed files and
     dangling seals or aliases. Only names are listed and seals parsed: nothing else is read."""
+    from entropic_bound.store import keyring
     from entropic_bound.store.files import Refused, shown
     from entropic_bound.store.layout import Store
-    from entropic_bound.store.trust import TRUSTED_KEYS, trusted
+    from entropic_bound.store.trust import TRUSTED_KEYS
 
     found = Store(store)
     try:
-        keys = trusted()
-        # who this run trusts, named every run: a key a pull added shows here, not only in
-        # `store review`
-        trust = ([] if keys is None else
-                 [f"store: entries are used where signed by one of: "
-                  f"{', '.join(shown(name) for name in sorted(keys))} ({TRUSTED_KEYS}, "
-                  f"with your own key where you have one)"])
-        return (trust + [f"store: {store}/{line}" for line in found.listing().unexpected]
+        trust = keyring.state()
+        # who this run trusts, named every run, and each key a pull proposed: what a pull
+        # changed shows here, not only in `store review`
+        said = [f"store: {line}" for line in keyring.lines(trust)]
+        if trust.keys is not None:
+            said.append(f"store: entries are used where signed by one of: "
+                        f"{', '.join(shown(name) for name in sorted(trust.keys))} (the keys of "
+                        f"{TRUSTED_KEYS} this checkout accepted, and your own)")
+        return (said + [f"store: {store}/{line}" for line in found.listing().unexpected]
                 + [f"store: {store}/{shown(name)}: unsealed or dangling (never read)"
                    for name in found.leftovers()])
     except (Refused, OSError) as err:

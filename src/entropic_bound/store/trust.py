@@ -1,11 +1,11 @@
 """Trust you can state, as Nix's ``trusted-public-keys``: ed25519 signatures that bind each
 entry, alias and realisation of the store to its key.
 
-* **The list.** ``trusted-keys.txt`` in the workflow's directory (in git, so adding or removing
-  a key is a visible commit) holds one ``<name>:<base64 public key>`` per line. Where it exists,
-  an entry, alias or realisation without a signature by a listed key (or by this user's own
-  key) that binds it to its key is not used: the job is computed, one line saying why. Without
-  it the store is unsigned, as before signatures, and a run says so in one line at its end.
+* **The keys.** :mod:`entropic_bound.store.keyring` says which keys a run trusts: those of
+  ``trusted-keys.txt`` (in git) that the user accepted, and the user's own. Where a list
+  exists, an entry, alias or realisation without a signature by a trusted key that binds it to
+  its key is not used: the job is computed, one line saying why. Without one (and no key ever
+  accepted) the store is unsigned, and a run says so in one line at its end.
 * **What a signature binds** (:func:`message`): the kind, the key and the content: an entry's
   seal (which names each file's sha256 and the entry's own key), an alias's target entry, a
   realisation's digests. An alias pointing at another job's signed entry is therefore refused:
@@ -135,25 +135,6 @@ def parse_public(line: str, where: str) -> tuple[str, object]:
     except (ValueError, binascii.Error) as err:
         raise Refused(f"{where}: {line.strip()[:80]!r} is not <name>:<base64 ed25519 public key> "
                       f"({err})") from None
-
-
-def trusted(workdir: str | os.PathLike[str] = ".") -> dict[str, object] | None:
-    """Name -> public key of every listed key and this user's own; None where the workflow
-    has no list (an unsigned store)."""
-    path = Path(workdir) / TRUSTED_KEYS
-    if not path.is_file():
-        return None
-    keys: dict[str, object] = {}
-    for line in path.read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            name, public = parse_public(line, str(path))
-            if name in keys:  # a second line would silently replace a published key
-                raise Refused(f"{path}: lists the key name {name} twice; a name names one key")
-            keys[name] = public
-    own = load_signer()
-    if own is not None:
-        keys.setdefault(own.name, own.private.public_key())
-    return keys
 
 
 def parse_signatures(text: str) -> list[tuple[str, str, bytes]]:
