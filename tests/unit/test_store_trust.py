@@ -184,7 +184,8 @@ def test_the_review_of_a_commit_range_lists_entries_commands_and_signers(workdir
     # a key added in the reviewed range verifies nothing in it
     assert "  signed: by no key BASE trusts; claimed, not verified: entry by alice, entry by " \
            "entropic-bound-paper-2026-12, entry by mallory" in review("HEAD~2..HEAD")
-    assert "trusted-keys.txt: added alice" in review("HEAD~2..HEAD")
+    assert any(line.startswith("trusted-keys.txt: added alice (") and line.endswith(
+        "proposed, trusted by no checkout until it is accepted") for line in review("HEAD~2..HEAD"))
     assert json.loads((store.path / f"{next(iter(store.listing().seals))}_record.json")
                       .read_text())["argv"] == ARGV
 
@@ -328,7 +329,7 @@ def test_the_review_names_what_an_attacker_changed_around_a_seal(workdir):
     assert f"entry files changed, seal not: {key[:12]} (_measures.parquet; every fetch " \
            "refuses it)" in lines, lines
     assert f"signatures changed: {key[:12]}" in lines
-    assert "trusted-keys.txt: added a second key named alice" in lines
+    assert "trusted-keys.txt: added a second key named alice: every run refuses both" in lines
     found = keyring.state()
     assert found.refused == [f"trusted-keys.txt line {n}: the name alice is listed more than "
                              "once; a name names one key (refused)" for n in (1, 2)]

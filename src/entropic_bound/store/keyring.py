@@ -151,7 +151,8 @@ class TrustState:
     first_use: str | None = None
 
 
-def _public(encoded: str) -> object:
+def public_key(encoded: str) -> object:
+    """The ed25519 public key of a base64 text that :func:`parse_list` accepted."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     return Ed25519PublicKey.from_public_bytes(base64.b64decode(encoded))
@@ -188,7 +189,7 @@ def state(workdir: str | os.PathLike[str] = ".") -> TrustState:
             result.refused.append(f"{TRUSTED_KEYS} line {number}: {name} is your own key's "
                                   "name with another public key (refused)")
         elif (name, encoded) in accepted:
-            keys[name] = _public(encoded)
+            keys[name] = public_key(encoded)
         elif encoded != own_encoded:
             result.proposed.append((name, encoded))
     if data is None:

@@ -1,17 +1,26 @@
-"""``entropic-bound store review BASE..HEAD``: what a commit range changes in the store, for a
-pull request that touches ``store/``: entries added, removed and resealed, with the whole
+"""``entropic-bound store review BASE..HEAD``: what a commit range changes that a run reads,
+for a pull request that touches ``store/``: entries added, removed and resealed, with the whole
 command each record names (control characters escaped) and the keys whose signatures verify
 against the keys BASE trusted, apart from names a signature line only claims; aliases and
-realisations; the changes to ``trusted-keys.txt`` (a key the range adds verifies nothing here).
-Read from git (``git diff``, ``git show``): nothing is checked out, and nothing read is run."""
+realisations; every change to ``trusted-keys.txt`` (keys added, removed, replaced, a line every
+run refuses, a list turned into a link); any ``.gitattributes`` at any depth; any file
+force-added under ``results/`` (ignored by git, read by runs: notes, outputs).
+
+Review sees what the run sees: the trees are compared by git's plumbing (``git diff-tree -r
+-z``) and files read as git's objects (``git cat-file``), never through the repository's
+attributes (a ``-diff`` or a filter would hide or rewrite a change); each file's size is asked
+before any byte is read and at most :data:`READ` bytes are read of it. Names are printed
+escaped. Nothing is checked out, and nothing read is run."""
 
 from __future__ import annotations
 
 import shlex
 import subprocess
 from collections import defaultdict
+from dataclasses import dataclass
 
 from entropic_bound.store.files import Refused, parse_json
+from entropic_bound.store.keyring import parse_list, public_key
 from entropic_bound.store.layout import (
     ALIAS,
     LOCKS,
@@ -19,43 +28,76 @@ from entropic_bound.store.layout import (
     RECORD,
     SEAL,
     SIGNATURES,
+    SMALL,
     split,
 )
 from entropic_bound.store.trust import (
     TRUSTED_KEYS,
-    parse_public,
     parse_signatures,
     realisation_content,
     verified_signers,
 )
 
 COMMAND_SHOWN = 400  # characters of a record's command line, then "..."
+READ = 1 << 20  # bytes: the most read of any one file (a record; seals and keys: SMALL)
+LINK = "120000"  # git's mode of a symbolic link
 
 
-def _git(*args: str) -> str:
+def _git(*args: str) -> bytes:
     proc = subprocess.run(["git", *args], capture_output=True)
     if proc.returncode:
         raise SystemExit(f"store review: git {' '.join(args)}: "
                          f"{proc.stderr.decode(errors='replace').strip()}")
-    return proc.stdout.decode(errors="replace")  # names and lines as data: any bytes
+    return proc.stdout
 
 
-def _show(commit: str, path: str) -> str | None:
-    proc = subprocess.run(["git", "show", f"{commit}:{path}"], capture_output=True)
-    return proc.stdout.decode(errors="replace") if proc.returncode == 0 else None
+def _read(commit: str, path: str, largest: int = SMALL) -> str | None:
+    """The text of ``path`` at ``commit`` as git stores it (None where it is not a file
+    there, or larger than ``largest``: its size is asked first)."""
+    where = f"{commit}:{path}"
+    # one line "<sha> <type> <size>" (or "<name> missing"): the size before any byte
+    check = subprocess.run(["git", "cat-file", "--batch-check"], input=where.encode() + b"\n",
+                           capture_output=True).stdout.split()
+    if len(check) != 3 or check[1] != b"blob" or int(check[2]) > largest:
+        return None
+    return _git("cat-file", "blob", check[0].decode()).decode(errors="replace")
 
 
 def _printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+@dataclass
+class Change:
+    """One path the range changes: git's modes and status, the path (undecodable bytes kept
+    as surrogates, printed escaped)."""
+
+    old_mode: str
+    new_mode: str
+    status: str
+    path: str
+
+
+def changes(base: str, head: str) -> list[Change]:
+    """Every file the range changes (``git diff-tree -r -z --no-renames``)."""
+    out = _git("diff-tree", "-r", "-z", "--no-renames", base, head).split(b"\0")
+    found = []
+    for meta, path in zip(out[0::2], out[1::2]):
+        if not meta.startswith(b":"):
+            continue
+        old_mode, new_mode, _, _, status = meta[1:].decode().split(" ")
+        found.append(Change(old_mode, new_mode, status[:1],
+                            path.decode("utf-8", "surrogateescape")))
+    return found
+
+
 def _command(record: str | None) -> str:
     """The whole command line a record names, quoted as a shell would need it."""
     if record is None:
-        return "(no record)"
+        return "(no record, or one past 1 MiB: not read)"
     try:
         argv = parse_json(record).get("argv")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return "(record not JSON)"
     if not (isinstance(argv, list) and argv):
         return "(no command)"
@@ -63,25 +105,29 @@ def _command(record: str | None) -> str:
     return line if len(line) <= COMMAND_SHOWN else line[:COMMAND_SHOWN] + "..."
 
 
-def _keys(commit: str) -> dict[str, object]:
-    """The keys ``trusted-keys.txt`` lists at ``commit`` (lines that parse)."""
-    keys = {}
-    for line in (_show(commit, TRUSTED_KEYS) or "").splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            try:
-                name, public = parse_public(line, TRUSTED_KEYS)
-            except Refused:
-                continue
-            keys[name] = public
-    return keys
+def _list(commit: str) -> tuple[list[tuple[str, str]], str | None]:
+    """``(name, base64)`` of each key ``trusted-keys.txt`` lists at ``commit``, and why every
+    run would refuse it (None where it parses)."""
+    text = _read(commit, TRUSTED_KEYS)
+    if text is None:
+        return [], None
+    try:
+        listed = parse_list(text.encode(errors="surrogateescape"))
+    except Refused as err:
+        return [], str(err)
+    return [(name, encoded) for _, name, encoded in listed], None
+
+
+def _verifiers(encoded: dict[str, str]) -> dict[str, object]:
+    return {name: public_key(key) for name, key in encoded.items()}
 
 
 def _signed(head: str, store: str, key: str, base_keys: dict[str, object]) -> str:
     """Who signs what of ``key`` at ``head``: verified against ``base_keys``, else claimed."""
-    found = parse_signatures(_show(head, f"{store}/{key}{SIGNATURES}") or "")
-    content = {"entry": _show(head, f"{store}/{key}{SEAL}"),
-               "alias": (_show(head, f"{store}/{key}{ALIAS}") or "").strip() or None,
-               "realisation": _show(head, f"{store}/{REALISATIONS}/{key}.json")}
+    found = parse_signatures(_read(head, f"{store}/{key}{SIGNATURES}") or "")
+    content = {"entry": _read(head, f"{store}/{key}{SEAL}"),
+               "alias": (_read(head, f"{store}/{key}{ALIAS}") or "").strip() or None,
+               "realisation": _read(head, f"{store}/{REALISATIONS}/{key}.json")}
     if content["realisation"] is not None:
         try:
             content["realisation"] = realisation_content(
@@ -98,40 +144,77 @@ def _signed(head: str, store: str, key: str, base_keys: dict[str, object]) -> st
             + (f"; claimed, not verified: {', '.join(sorted(claimed))}" if claimed else ""))
 
 
+def _trust_lines(base: str, head: str, change: Change) -> list[str]:
+    """What the range does to the list: a link, a list every run refuses, keys added,
+    removed or replaced, comments."""
+    if change.new_mode == LINK:
+        return [f"{TRUSTED_KEYS}: now a link (mode {LINK}): every run refuses it"]
+    if change.status == "D":
+        return [f"{TRUSTED_KEYS}: removed: a checkout that accepted keys trusts only its own "
+                "key; a fresh clone's store is unsigned"]
+    old = dict(_list(base)[0])
+    pairs, refused = _list(head)
+    if refused is not None:
+        return [f"{TRUSTED_KEYS}: every run refuses it: {_printable(refused)}"]
+    new = dict(pairs)
+    lines = []
+    for name in sorted(old.keys() | new.keys()):
+        if [n for n, _ in pairs].count(name) > 1:
+            lines.append(f"{TRUSTED_KEYS}: added a second key named {name}: every run "
+                         "refuses both")
+        elif name not in new:
+            lines.append(f"{TRUSTED_KEYS}: removed {name}")
+        elif name not in old:
+            lines.append(f"{TRUSTED_KEYS}: added {name} ({new[name]}): proposed, trusted by "
+                         "no checkout until it is accepted")
+        elif old[name] != new[name]:
+            lines.append(f"{TRUSTED_KEYS}: replaced the key named {name} ({new[name]}): "
+                         "proposed, trusted by no checkout until it is accepted")
+    if change.old_mode != change.new_mode and change.status == "M":
+        lines.append(f"{TRUSTED_KEYS}: mode {change.old_mode} -> {change.new_mode}")
+    return lines or [f"{TRUSTED_KEYS}: comments or order changed, no key"]
+
+
 def review(span: str, store: str = "store") -> list[str]:
     """The lines of the review of ``span`` (``BASE..HEAD``)."""
     base, _, head = span.partition("..")
     head = head or "HEAD"
-    changes: dict[str, dict[str, str]] = defaultdict(dict)
-    base_keys = _keys(base)  # a key the range itself adds vouches for nothing in it
-    for line in _git("diff", "--name-status", "--no-renames", base, head, "--",
-                     store).splitlines():
-        status, _, path = line.partition("\t")
-        inside = path[len(store) + 1:]
-        name = inside.rsplit("/", 1)[-1]
-        if inside.startswith(f"{LOCKS}/"):
-            continue  # a run's lock, committed by mistake: never read
-        if "/" not in inside and (parts := split(name)) is not None:
-            changes[parts[0]][parts[1]] = status
-        elif inside.startswith(f"{REALISATIONS}/") and name.endswith(".json"):
-            changes[name[:-5]]["realisation"] = status
-        else:
-            changes[inside]["other"] = status
+    entries: dict[str, dict[str, str]] = defaultdict(dict)
+    base_keys = _verifiers(dict(_list(base)[0]))  # a key the range adds vouches for nothing in it
     lines = []
-    for key, what in sorted(changes.items()):
-        if "other" in what:
-            lines.append(f"{what['other']} {store}/{_printable(key)}: not a store name "
-                         "(never read)")
-            continue
+    for change in changes(base, head):
+        path, shown = change.path, _printable(change.path)
+        name = path.rsplit("/", 1)[-1]
+        if path == TRUSTED_KEYS:
+            lines += _trust_lines(base, head, change)
+        elif name == ".gitattributes":
+            lines.append(f"attributes {change.status}: {shown} (git's attributes can hide or "
+                         "rewrite a file in `git diff`; this review reads git's objects)")
+        elif path.startswith("results/"):
+            lines.append(f"force-added {change.status}: {shown} (results/ is ignored by git; "
+                         "a run reads what lies there)")
+        elif path.startswith(f"{store}/"):
+            inside = path[len(store) + 1:]
+            if inside.startswith(f"{LOCKS}/"):
+                continue  # a run's lock, committed by mistake: never read
+            if change.new_mode == LINK:
+                lines.append(f"{change.status} {shown}: a link (never read)")
+            elif "/" not in inside and (parts := split(name)) is not None:
+                entries[parts[0]][parts[1]] = change.status
+            elif inside.startswith(f"{REALISATIONS}/") and name.endswith(".json"):
+                entries[name[:-5]]["realisation"] = change.status
+            else:
+                lines.append(f"{change.status} {shown}: not a store name (never read)")
+    for key, what in sorted(entries.items()):
         seal = what.get(SEAL)
         kind = {"A": "added", "D": "removed", "M": "resealed"}.get(seal or "")
         if kind:
-            record = _show(base if seal == "D" else head, f"{store}/{key}{RECORD}")
+            record = _read(base if seal == "D" else head, f"{store}/{key}{RECORD}", READ)
             lines.append(f"entry {kind}: {key[:12]}  {_command(record)}")
         if ALIAS in what:
-            target = (_show(head, f"{store}/{key}{ALIAS}") or "").strip()
+            target = (_read(head, f"{store}/{key}{ALIAS}") or "").strip()
             lines.append(f"alias {'removed' if what[ALIAS] == 'D' else 'set'}: {key[:12]} -> "
-                         f"{target[:12] or '-'}")
+                         f"{_printable(target[:12]) or '-'}")
         if "realisation" in what:
             lines.append(f"realisation {what['realisation']}: {key[:12]}")
         files_only = sorted(n for n in what if n not in (SEAL, ALIAS, SIGNATURES,
@@ -143,24 +226,11 @@ def review(span: str, store: str = "store") -> list[str]:
             lines.append(f"signatures changed: {key[:12]}")
         if SIGNATURES in what or kind in ("added", "resealed"):
             lines.append(_signed(head, store, key, base_keys))
-    changed = [(line[0], line[1:].partition(":")[0].strip())
-               for line in _git("diff", base, head, "--", TRUSTED_KEYS).splitlines()
-               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
-    removed = {name for sign, name in changed if sign == "-"}
-    for sign, name in changed:
-        if sign == "+" and name in removed:
-            what = "replaced the key named"  # a rotation: every signature by the old one fails
-        elif sign == "+" and name in base_keys:
-            what = "added a second key named"  # refused at every run: a name names one key
-        elif sign == "-" and any(s == "+" and n == name for s, n in changed):
-            continue
-        else:
-            what = "added" if sign == "+" else "removed"
-        lines.append(f"{TRUSTED_KEYS}: {what} {_printable(name)}")
-    counts = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
     for line in lines:
-        counts[line.split(":")[0]] += 1
-    lines.append(f"{span}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())
-                                         if not k.startswith("  ")) if lines else
-                 f"{span}: no change to {store}/ or {TRUSTED_KEYS}")
+        if not line.startswith("  "):
+            counts[line.split(":")[0]] += 1
+    lines.append(f"{span}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+                 if lines else f"{span}: no change to {store}/, {TRUSTED_KEYS}, "
+                               ".gitattributes or results/")
     return lines

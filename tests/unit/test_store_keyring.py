@@ -1,0 +1,146 @@
+"""The trust root (entropic_bound.store.keyring): the keys a run trusts are those this checkout
+accepted, kept outside it; a pull's list proposes, never widens."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import STORE_ARGV as ARGV
+from conftest import store_runs as runs
+from conftest import store_workdir
+from test_store_trust import git, manifest
+
+from entropic_bound.store import job, keyring, trust
+from entropic_bound.store.files import Refused
+from entropic_bound.store.layout import Store
+from entropic_bound.store.signing import add_trusted
+
+
+@pytest.fixture()
+def workdir(tmp_path, monkeypatch):
+    return store_workdir(tmp_path, monkeypatch)
+
+
+def publish(workdir: Path, name: str) -> trust.Signer:
+    """A publisher's key (not the user's), listed in trusted-keys.txt by hand as a commit
+    would, and one entry of the store signed by it alone."""
+    publisher = trust.make_key(name, workdir / f"{name}.key")
+    with open("trusted-keys.txt", "a") as keys:
+        keys.write(publisher.public_line + "\n")
+    return publisher
+
+
+def stored_by(publisher: trust.Signer, store: Store) -> str:
+    """The store job's entry, computed once, then signed by ``publisher`` alone."""
+    job.run(manifest(store.path), ARGV)
+    (key,) = store.listing().seals
+    (store.path / f"{key}.sig").unlink()
+    trust.sign(store, publisher, "entry", key)
+    return key
+
+
+def test_a_key_a_pull_adds_after_first_use_is_proposed_not_trusted(workdir):
+    store = Store(workdir / "store")
+    trust.make_key("me")
+    add_trusted(None)
+    assert set(keyring.trusted()) == {"me"}  # first use: accepted as listed
+    publisher = publish(workdir, "mallory")  # the pull
+    stored_by(publisher, store)
+    found = keyring.state()
+    assert set(found.keys) == {"me"} and found.proposed == [
+        ("mallory", publisher.public_line.partition(":")[2])]
+    (line,) = keyring.lines(found)
+    assert line.startswith("trusted-keys.txt proposes the key mallory (")
+    assert "entropic-bound store accept mallory" in line
+    before = runs()
+    job.run(manifest(store.path), ARGV)  # what only the proposed key signed is computed
+    assert runs() == before + 1
+    shown = keyring.accept("mallory")
+    assert shown[0].startswith("accepted: mallory:") and "(added by not in git)" in shown[0]
+    assert set(keyring.trusted()) == {"me", "mallory"}
+
+
+def test_a_changed_key_under_an_accepted_name_is_proposed(workdir):
+    trust.make_key("me")
+    publish(workdir, "publisher")
+    assert "publisher" in keyring.trusted()
+    other = trust.make_key("publisher", workdir / "other.key")
+    Path("trusted-keys.txt").write_text(other.public_line + "\n")
+    found = keyring.state()
+    assert "publisher" not in found.keys and found.proposed[0][0] == "publisher"
+
+
+@pytest.mark.parametrize("text", [
+    "# note: keys rotate\r{line}\n",  # a comment that str.splitlines would split
+    "{line}\u2028\n",
+    "{line} \n",
+    "é{line}\n",
+    "{line}\n\x1b[8m\n",
+])
+def test_a_list_of_any_other_form_is_refused_in_one_line(workdir, text):
+    me = trust.make_key("me")
+    Path("trusted-keys.txt").write_bytes(text.format(line=me.public_line).encode())
+    refusal = r"^trusted-keys.txt line \d: .*(expected|is not) NAME:BASE64"
+    with pytest.raises(Refused, match=refusal) as err:
+        keyring.trusted()
+    assert "\n" not in str(err.value) and "\r" not in str(err.value)
+
+
+def test_your_own_name_under_another_key_is_refused_and_yours_stays_yours(workdir):
+    me = trust.make_key("user-abc123")
+    mallory = trust.make_key("user-abc123", workdir / "mallory.key")
+    publisher = trust.make_key("publisher", workdir / "p.key")
+    Path("trusted-keys.txt").write_text(f"{mallory.public_line}\n{publisher.public_line}\n")
+    found = keyring.state()
+    assert found.refused == ["trusted-keys.txt line 1: user-abc123 is your own key's name with "
+                             "another public key (refused)"]
+    assert found.keys["user-abc123"].public_bytes_raw() == \
+        me.private.public_key().public_bytes_raw()
+    assert "publisher" in found.keys
+
+
+def test_a_link_in_the_lists_place_is_refused(workdir):
+    trust.make_key("me")
+    Path("elsewhere.txt").write_text(trust.load_signer().public_line + "\n")
+    Path("trusted-keys.txt").symlink_to("elsewhere.txt")
+    with pytest.raises(Refused, match="trusted-keys.txt: .*link"):
+        keyring.trusted()
+
+
+def test_a_list_removed_after_first_use_leaves_only_your_key(workdir):
+    trust.make_key("me")
+    publish(workdir, "publisher")
+    assert set(keyring.trusted()) == {"me", "publisher"}
+    Path("trusted-keys.txt").unlink()
+    found = keyring.state()
+    assert set(found.keys) == {"me"} and "is gone" in found.refused[0]
+
+
+def test_first_use_accepts_the_keys_listed_at_clone_time(workdir, tmp_path):
+    """A clone that pulled a key before its first run: the key is proposed, not accepted."""
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    import os
+
+    os.chdir(origin)
+    git("init", "-q")
+    publisher = trust.make_key("publisher", tmp_path / "p.key")
+    Path("trusted-keys.txt").write_text(publisher.public_line + "\n")
+    git("add", "trusted-keys.txt")
+    git("commit", "-qm", "published")
+    subprocess.run(["git", "clone", "-q", str(origin), str(tmp_path / "clone")], check=True)
+    mallory = trust.make_key("mallory", tmp_path / "m.key")
+    with open("trusted-keys.txt", "a") as keys:
+        keys.write(mallory.public_line + "\n")
+    git("commit", "-qam", "a new key")
+    os.chdir(tmp_path / "clone")
+    git("pull", "-q", "--ff-only")
+    assert "mallory" in Path("trusted-keys.txt").read_text()
+    found = keyring.state()
+    assert "at clone time (commit" in found.first_use
+    assert "publisher" in found.keys and "mallory" not in found.keys
+    assert [n for n, _ in found.proposed] == ["mallory"]
+    (shown,) = keyring.accept(None)
+    assert shown.startswith("proposed: mallory:") and "a new key" in shown
