@@ -1,6 +1,5 @@
 """Cost summary from Snakemake's benchmark files: experiments and totals of a constructed run."""
 
-import json
 import os
 import re
 from datetime import datetime, timedelta
@@ -141,10 +140,10 @@ def test_a_stored_jobs_record_counts_like_a_benchmark_file(tmp_path):
     root = tmp_path / "benchmarks"
     rel = "train_grid_cells/e3/linear_qk/sharp/r2/s0.json"
     record = write_job_record(root / rel, ["entropic-bound", "train-grid"])
-    (tmp_path / "jobs").mkdir()
-    (tmp_path / "jobs/n.json").write_text(json.dumps(
-        {"rule": "train_grid_cells", "keep": "entry", "argv": [],
-         "outputs": {"record": f"results/benchmarks/{rel}"}}))
+    from entropic_bound.store.notes import write_note
+
+    write_note({"rule": "train_grid_cells", "keep": "entry", "argv": [],
+                "outputs": {"record": f"results/benchmarks/{rel}"}}, tmp_path / "jobs")
     bench(root, "make_grid_data/e3/linear_qk/sharp/r2/s0.tsv", 2.0)
     # a job that is not stored but records itself (E6's measures, which the audit reruns)
     write_job_record(root / "measure_lm_cells/json/d64/s0.json", ["entropic-bound", "measure-lm"])

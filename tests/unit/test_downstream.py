@@ -3,10 +3,10 @@ other inputs (entropic_bound.plumbing.downstream), on constructed notes."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from entropic_bound.plumbing.downstream import readers, rewritten
+from entropic_bound.store.notes import write_note
 
 WEIGHTS = "results/cells/e6/python/d64/s0.npz"
 MEASURES = "results/measures/e6/python/d64/s0.parquet"
@@ -28,8 +28,7 @@ OTHER = {"rule": "measure_lm_cells",
 
 
 def write(root: Path, name: str, note: dict) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / f"{name}.json").write_text(json.dumps(note))
+    write_note(note, root)  # as the store's wrapper writes it: with this user's mac
     for path in note["outputs"].values():  # a note counts while its outputs exist
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text("x")

@@ -27,6 +27,7 @@ from entropic_bound.reporting.snapshot import (
     write_snapshot,
 )
 from entropic_bound.store import plan as store_plan_of
+from entropic_bound.store.notes import write_note
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG, SCHEMA = "config.yaml", "src/entropic_bound/config.schema.yaml"
@@ -125,10 +126,8 @@ def test_the_stamp_says_where_each_experiments_stored_jobs_ran(run):
         # a stored job's record, copied from its entry, and its job's note (the wrapper's)
         path = run / "results/benchmarks" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        (run / "results/jobs").mkdir(parents=True, exist_ok=True)
-        (run / "results/jobs" / f"{rel.replace('/', '_')}").write_text(json.dumps(
-            {"rule": rel.split("/")[0], "keep": "entry", "argv": [],
-             "outputs": {"record": f"results/benchmarks/{rel}"}}))
+        write_note({"rule": rel.split("/")[0], "keep": "entry", "argv": [],
+                    "outputs": {"record": f"results/benchmarks/{rel}"}}, run / "results/jobs")
         path.write_text(json.dumps({
             "s": seconds, "max_rss": 100.0, "cpu_time": seconds,
             "finished": datetime.now().astimezone().strftime("%Y-%m-%dT%H:%M:%S%z"),

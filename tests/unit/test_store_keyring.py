@@ -144,3 +144,40 @@ def test_first_use_accepts_the_keys_listed_at_clone_time(workdir, tmp_path):
     assert [n for n, _ in found.proposed] == ["mallory"]
     (shown,) = keyring.accept(None)
     assert shown.startswith("proposed: mallory:") and "a new key" in shown
+
+
+def test_a_forged_note_cannot_make_store_sign_vouch_for_a_plant(workdir, caplog):
+    """From the attack review of 730da7b: a note force-committed under results/jobs naming a
+    planted entry made the victim's routine `store sign` sign it."""
+    import hashlib
+    import json
+
+    from entropic_bound.store.notes import write_note
+    from entropic_bound.store.signing import sign_store
+
+    caplog.set_level("INFO")
+    git("init", "-q")
+    store = Store(workdir / "store")
+    trust.make_key("me")
+    add_trusted(None)
+    mallory = trust.make_key("mallory", workdir / "mallory.key")
+    planted = stored_by(mallory, store)  # an entry only mallory signed
+    seal = (store.path / f"{planted}.sha256").read_bytes()
+    forged = {"key": planted, "made": hashlib.sha256(seal).hexdigest(), "fetched": False,
+              "argv": ["x"], "outputs": {"a": "results/a"}, "keep": "entry"}
+    Path("results/jobs").mkdir(parents=True, exist_ok=True)
+    for note in Path("results/jobs").glob("*.json"):
+        note.unlink()  # the victim's own note of that job is not there: the plant's is
+    Path("results/jobs/f.json").write_text(json.dumps(forged))
+    sign_store(store)
+    assert "signed as me: 0 entries" in caplog.text
+    assert "results/jobs/f.json: a note without this user's mac" in caplog.text
+    # a note with a good mac that git tracks (force-added) is refused all the same
+    Path("results/jobs/f.json").unlink()
+    write_note(forged)
+    git("add", "-f", "results/jobs")
+    caplog.clear()
+    sign_store(store)
+    assert "signed as me: 0 entries" in caplog.text and "committed into git" in caplog.text
+    assert not trust.signed_by(store, "entry", planted, seal, {"me": trust.load_signer()
+                                                               .private.public_key()})

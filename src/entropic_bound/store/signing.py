@@ -81,7 +81,8 @@ def list_keys() -> None:
 def sign_store(store: Store, vouch: bool = False) -> None:
     """Sign, with this user's key, what passes its seal, this key has not signed yet, and a
     job of this checkout computed: its seal or digests are the very bytes the job made (their
-    sha256 in its note in ``results/jobs``; a key alone would sign whatever a pull wrote over
+    sha256 in its note in ``results/jobs``, which only this user's runs can have written: its
+    mac, :mod:`entropic_bound.store.notes`; a key alone would sign whatever a pull wrote over
     the job's entry since). With ``vouch``, every entry,
     alias and realisation that passes its seal: the user's word that they reviewed it (``store
     review``). A signature is trust: signing whatever a pull brought in would turn a planted
@@ -93,8 +94,12 @@ def sign_store(store: Store, vouch: bool = False) -> None:
     if signer is None:
         raise Refused("no signing key: make one with `entropic-bound store keygen NAME`")
     own = {signer.name: signer.private.public_key()}
-    made = {(n["key"], n["made"]) for n in notes(existing=False) if n.get("fetched") is False
-            and isinstance(n.get("key"), str) and isinstance(n.get("made"), str)}
+    refused: list[str] = []
+    made = {(n["key"], n["made"]) for n in notes(existing=False, refused=refused)
+            if n.get("fetched") is False and isinstance(n.get("key"), str)
+            and isinstance(n.get("made"), str)}
+    for line in refused:
+        log.warning("not vouched for: %s", line)
     listing = store.listing()
     signed = {"entry": 0, "alias": 0, "realisation": 0}
     unvouched = 0
