@@ -35,15 +35,21 @@ CELL = re.compile(r"results/cells/(e\d)/(.+)/s(\d+)\.npz$")
 
 
 def training_cells(store_dir: str | Path) -> pd.DataFrame:
-    """Every training entry of the store: its key, experiment, cell (the path below
-    ``results/cells/<exp>/`` without the seed), seed, recorded seconds and CPU."""
+    """Every training entry of the store that a trusted key signed: its key, experiment, cell
+    (the path below ``results/cells/<exp>/`` without the seed), seed, recorded seconds and
+    CPU (a record not read is one line of the log)."""
+    import logging
+
+    from entropic_bound.store.keyring import trusted
     from entropic_bound.store.layout import Store
-    from entropic_bound.store.maintenance import record_of
+    from entropic_bound.store.records import record_of
 
     rows = []
     store = Store(store_dir)
+    keys, refused = trusted(), []
     for key in sorted(store.listing().seals):
-        r = record_of(store, key)  # data: the cell its command names, its cost and machine
+        # data: the cell its command names, its cost and machine
+        r = record_of(store, key, keys, refused)
         argv = r.get("argv") if isinstance(r.get("argv"), list) else []
         if len(argv) < 2:
             continue
@@ -54,7 +60,11 @@ def training_cells(store_dir: str | Path) -> pd.DataFrame:
         rows.append({"key": key, "experiment": cell.group(1), "cell": cell.group(2),
                      "seed": int(cell.group(3)), "seconds": float(r.get("s", 0.0)),
                      "cpu": machine.get("cpu_model"), "kernels": kernel_text(machine)})
-    return pd.DataFrame(rows).sort_values(["experiment", "cell", "seed"], ignore_index=True)
+    for line in refused:
+        logging.getLogger("entropic_bound").warning("machine study: %s", line)
+    columns = ["key", "experiment", "cell", "seed", "seconds", "cpu", "kernels"]
+    return pd.DataFrame(rows, columns=columns).sort_values(["experiment", "cell", "seed"],
+                                                           ignore_index=True)
 
 
 def kernel_text(machine: dict) -> str:

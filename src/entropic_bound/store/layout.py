@@ -214,15 +214,17 @@ class Store:
         """:meth:`parse_seal` of entry ``key``'s seal as it is now."""
         return self.parse_seal(key, self.seal_bytes(key))
 
-    def read_verified(self, key: str, suffix: str, digest: str) -> bytes:
+    def read_verified(self, key: str, suffix: str, digest: str,
+                      largest: int = files.LARGEST) -> bytes:
         """The bytes of entry ``key``'s file ``suffix``, checked against ``digest`` (its
         seal's) as read; :class:`Refused` where they differ. Hashed as a stream first, so that
         a file planted in its place (a sparse one of GBs) is refused without being held in
         memory; the bytes kept are then read once and checked again (a file swapped between
         the two reads is refused too)."""
         with files.folder(self.path) as top:
-            self._check_digest(key, suffix, digest, files.file_sha256(top, f"{key}{suffix}"))
-            data = files.read(top, f"{key}{suffix}")
+            self._check_digest(key, suffix, digest,
+                               files.file_sha256(top, f"{key}{suffix}", largest))
+            data = files.read(top, f"{key}{suffix}", largest)
         self._check_digest(key, suffix, digest, files.sha256(data))
         return data
 

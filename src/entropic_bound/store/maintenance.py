@@ -9,8 +9,9 @@ from pathlib import Path
 
 from entropic_bound.plumbing.experiments import experiment_of, experiment_of_record
 from entropic_bound.store import files
-from entropic_bound.store.layout import RECORD, SEAL, Store, make_room
+from entropic_bound.store.layout import SEAL, Store, make_room
 from entropic_bound.store.plan import Plan, ledger
+from entropic_bound.store.records import record_of
 
 log = logging.getLogger("entropic_bound")
 
@@ -52,17 +53,6 @@ def check(store: Store, set_aside: str | None) -> int:
     return 1 if problems or listing.unexpected else 0
 
 
-def record_of(store: Store, entry: str) -> dict:
-    """The entry's record (its cost and command, as data), checked against its seal; {} where
-    it has none or it fails."""
-    try:
-        data = store.read_verified(entry, RECORD, store.seal(entry)[RECORD])
-        record = files.parse_json(data)
-    except (KeyError, OSError, ValueError, files.Refused):
-        return {}
-    return record if isinstance(record, dict) else {}
-
-
 def rekeys(store: Store, snakemake_args: list[str]) -> None:
     """Print, per experiment, the DAG's stored jobs that the store serves, those to compute,
     those unknown until their upstream jobs run, and the entries no job finds any more (an
@@ -80,11 +70,13 @@ def rekeys(store: Store, snakemake_args: list[str]) -> None:
         if key is None:
             waiting |= set(outputs.values())
     listing = store.listing()
-    rekeyed = []
+    rekeyed, refused = [], []
     for name in store.unused(plan.in_use()):
         if name not in listing.seals:
             continue
-        record = record_of(store, name)
+        record = record_of(store, name, plan.keys, refused)
+        if not record:
+            continue  # unsigned, or not a record: no job of this checkout's was it
         argv = record.get("argv") if isinstance(record.get("argv"), list) else []
         if waiting & set(map(str, argv)):
             continue  # perhaps the entry of a job whose key is not known yet
@@ -92,7 +84,9 @@ def rekeys(store: Store, snakemake_args: list[str]) -> None:
         exp = (experiment_of_record(str(argv[argv.index("--record") + 1]))
                if "--record" in argv[:-1] else "other")
         rows[exp]["re-keyed"] += 1
-        rows[exp]["re-keyed job-hours"] += float(record.get("s", 0) or 0) / 3600
+        rows[exp]["re-keyed job-hours"] += record.get("s", 0) / 3600
+    for line in refused:
+        log.warning("%s", line)
     columns = ["fetched", "to compute", "unknown", "re-keyed", "re-keyed job-hours"]
     total = {c: sum(r[c] for r in rows.values()) for c in columns}
 

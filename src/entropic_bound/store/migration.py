@@ -16,8 +16,8 @@ from pathlib import Path
 from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import file_digest
 from entropic_bound.store.layout import Store
-from entropic_bound.store.maintenance import record_of
 from entropic_bound.store.plan import Plan, ledger
+from entropic_bound.store.records import record_of
 from entropic_bound.store.trust import (
     TRUSTED_KEYS,
     realisation_content,
@@ -81,7 +81,7 @@ def migrate(store: Store, source: str, snakemake_args: list[str]) -> None:
                 continue
             entry = before[output]
             reason = store.check_entry(entry)
-            if reason is None and record_of(store, entry).get("argv") != job["argv"]:
+            if reason is None and record_of(store, entry, keys).get("argv") != job["argv"]:
                 reason = "its record ran another command than the job's"
             if reason is None:
                 store.write_alias(key, entry)
