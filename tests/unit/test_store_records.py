@@ -115,7 +115,7 @@ def test_a_sparse_gigabyte_record_is_refused_by_its_size_in_little_memory(workdi
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     got, refused, peak_kb = json.loads(out.stdout)
-    assert got == {} and refused == [f"{store}/{KEY[:12]}: record not read: {KEY}_record.json: "
+    assert got == {} and refused == [f"store/{KEY[:12]}: record not read: {KEY}_record.json: "
                                      f"{size} bytes, more than the 1048576 such a file may "
                                      "have"], refused
     assert peak_kb < 200_000, f"peak memory {peak_kb / 1024:.0f} MB"
