@@ -150,3 +150,17 @@ def test_a_records_text_is_escaped_in_the_report(tmp_path):
     page = html.read_text()
     assert SCRIPT not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert Path(tmp_path / "report.md").exists()
+
+
+def test_a_record_of_another_form_is_one_line_of_the_costs_not_a_traceback(tmp_path, caplog):
+    from entropic_bound.plumbing.job_record import write_job_record
+    from entropic_bound.reporting.costs import read_benchmarks
+
+    root = tmp_path / "benchmarks"
+    write_job_record(root / "train_fixed_cells/e1/independent/s0.json", ["entropic-bound"])
+    bad = root / "train_fixed_cells/e1/independent/s1.json"
+    bad.write_text(json.dumps({"argv": ["x"], "s": "lots", "max_rss": 1, "cpu_time": 1,
+                               "finished": "2026-12-07T00:00:00+0000"}))
+    rows = read_benchmarks(root)
+    assert list(rows["job"]) == ["e1/independent/s0"]
+    assert f"costs: {bad} not counted: s: expected a finite number >= 0, not lots" in caplog.text

@@ -16,6 +16,7 @@ serves (:func:`entropic_bound.plumbing.experiments.experiment_of`).
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime
 from pathlib import Path
 
@@ -37,9 +38,23 @@ def _benchmark_row(path: Path) -> dict:
             "finished": datetime.fromtimestamp(path.stat().st_mtime), "stored": False}
 
 
-def _record_row(path: Path, stored: bool) -> dict:
-    """A record's row; ``stored`` where it is the record of a stored job."""
-    record = json.loads(path.read_text())
+def _record_row(path: Path, stored: bool) -> dict | None:
+    """A record's row; ``stored`` where it is the record of a stored job. A record past
+    :data:`entropic_bound.store.records.LARGEST` bytes, or of another form than the jobs
+    write (:func:`entropic_bound.store.records.checked`), is one line of the log and no row."""
+    from entropic_bound.store.files import Refused
+    from entropic_bound.store.records import LARGEST, checked
+
+    try:
+        if path.stat().st_size > LARGEST:
+            raise Refused(f"{path.stat().st_size} bytes, more than a record has")
+        with open(path, "rb") as fh:
+            record = checked(json.loads(fh.read(LARGEST + 1)))
+        if not all(k in record for k in ("s", "max_rss", "cpu_time", "finished")):
+            raise Refused("expected s, max_rss, cpu_time and finished")
+    except (OSError, ValueError, RecursionError, Refused) as err:
+        logging.getLogger("entropic_bound").warning("costs: %s not counted: %s", path, err)
+        return None
     machine, commit = record.get("machine") or {}, record.get("commit") or {}
     return {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
             "cpu_seconds": float(record["cpu_time"]),
@@ -77,6 +92,8 @@ def read_benchmarks(root: str | Path = "results/benchmarks") -> pd.DataFrame:
         rule, *wildcards = rel.parts
         row = (_benchmark_row(path) if path.suffix == ".tsv"
                else _record_row(path, path.relative_to(root).as_posix() in stored))
+        if row is None:
+            continue
         rows.append({"rule": rule, "experiment": experiment_of(rule, wildcards),
                      "job": "/".join(wildcards), **row})
     return pd.DataFrame(rows, columns=COLUMNS)
