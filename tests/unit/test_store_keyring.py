@@ -3,7 +3,9 @@ accepted, kept outside it; a pull's list proposes, never widens."""
 
 from __future__ import annotations
 
+import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -181,3 +183,88 @@ def test_a_forged_note_cannot_make_store_sign_vouch_for_a_plant(workdir, caplog)
     assert "signed as me: 0 entries" in caplog.text and "committed into git" in caplog.text
     assert not trust.signed_by(store, "entry", planted, seal, {"me": trust.load_signer()
                                                                .private.public_key()})
+
+
+def test_the_review_sees_past_attributes_a_split_line_and_a_name_collision(workdir):
+    """From the attack review of 730da7b: `trusted-keys.txt -diff` in a root .gitattributes
+    hid the list from the review; a `# note...\\r<name>:<key>` line showed as a comment while
+    runs trusted the key; a key under the victim's own name; a note force-added; a name git
+    quotes printed quoted."""
+    from entropic_bound.store.review import review
+
+    git("init", "-q")
+    me = trust.make_key("user-abc123")
+    add_trusted(None)
+    git("add", "trusted-keys.txt")
+    git("commit", "-qm", "base")
+    mallory = trust.make_key("user-abc123", workdir / "mallory.key")
+    Path(".gitattributes").write_text("trusted-keys.txt -diff\n")
+    Path("trusted-keys.txt").write_bytes(
+        f"{me.public_line}\n# note: keys rotate\r{mallory.public_line}\n".encode())
+    Path("results/jobs").mkdir(parents=True)
+    Path("results/jobs/n.json").write_text("{}")
+    Path("store").mkdir()
+    Path("store/\u00e9.sha256").write_text("x")
+    git("add", "-f", ".gitattributes", "trusted-keys.txt", "results/jobs/n.json", "store")
+    git("commit", "-qm", "attack")
+    lines = review("HEAD~1..HEAD")
+    assert lines[0].startswith("attributes A: .gitattributes (git's attributes can hide")
+    assert any(line.startswith("trusted-keys.txt: every run refuses it: trusted-keys.txt line "
+                               "2: '# note: keys rotate\\ruser-abc123:") for line in lines), lines
+    assert "force-added A: results/jobs/n.json (results/ is ignored by git; a run reads what " \
+           "lies there)" in lines
+    assert "A store/\u00e9.sha256: not a store name (never read)" in lines
+    # the same key on a line of its own: a collision with your own key's name
+    Path("trusted-keys.txt").write_text(f"{me.public_line}\n{mallory.public_line}\n")
+    git("commit", "-qam", "collision")
+    assert "trusted-keys.txt: added a second key named user-abc123: every run refuses both" \
+        in review("HEAD~1..HEAD")
+    git("checkout", "-q", "HEAD~1")  # the \r line: every run refuses the list
+    with pytest.raises(Refused, match="line 2: .*control or non-ASCII character"):
+        keyring.trusted()
+
+
+def test_the_review_reads_a_bounded_part_of_a_gigabyte_record(workdir):
+    """A 1.5 GB record of spaces (1.5 MB in git) took 3.1 GB of the review's memory."""
+    git("init", "-q")
+    Path("README").write_text("x")
+    git("add", "README")
+    git("commit", "-qm", "base")
+    key = "cd" * 32
+    Path("store").mkdir()
+    with open(f"store/{key}_record.json", "wb") as fh:
+        for _ in range(1500):
+            fh.write(b" " * 1_000_000)
+    Path(f"store/{key}.sha256").write_text(f"{'0' * 64}  {key}_record.json\n")
+    git("add", "store")
+    git("commit", "-qm", "a big record")
+    Path(f"store/{key}_record.json").unlink()  # only git's object remains
+    code = ("import json, resource\n"
+            "from entropic_bound.store.review import review\n"
+            "lines = review('HEAD~1..HEAD')\n"
+            "print(json.dumps([lines, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    lines, peak_kb = json.loads(out.stdout)
+    assert f"entry added: {key[:12]}  (no record, or one past 1 MiB: not read)" in lines
+    assert peak_kb < 200_000, f"peak memory {peak_kb / 1024:.0f} MB"
+
+
+def test_a_refusal_shows_two_commands_where_they_first_differ():
+    from entropic_bound.store.job import first_difference
+
+    ours = ["entropic-bound", "--params", '{"a": 1, ' + "x" * 100 + ', "n": 300}']
+    theirs = ["entropic-bound", "--params", '{"a": 1, ' + "x" * 100 + ', "n": 400}']
+    line = first_difference(ours, theirs)
+    assert "400" in line and "300" in line and "(from character" in line, line
+
+
+def test_store_check_names_an_alias_that_is_not_a_key(workdir):
+    from entropic_bound.store.maintenance import check
+
+    store = Store(workdir / "store")
+    store.path.mkdir()
+    (store.path / f"{'ef' * 32}.alias").write_text("../src\n")
+    assert check(store, None) == 1
+    (problem,) = store.check()
+    assert problem.key.endswith(".alias") and "is not a key" in problem.reason

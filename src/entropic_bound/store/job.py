@@ -107,8 +107,15 @@ def first_difference(ours: list[str], theirs: list[object]) -> str:
     job's command line ``ours``."""
     for i, (a, b) in enumerate(zip(ours, theirs)):
         if a != b:
-            shown = repr(b[:60]) if isinstance(b, str) else f"a {type(b).__name__}"
-            return f"argument {i} is {shown}, this job's {a[:60]!r}"
+            if not isinstance(b, str):
+                return f"argument {i} is a {type(b).__name__}, this job's {a[:60]!r}"
+            # both shown around their first differing character: two long values that differ
+            # late would otherwise show as two equal beginnings
+            at = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            start = max(0, at - 20)
+            cut = "..." if start else ""
+            return (f"argument {i} is {cut}{b[start:start + 60]!r} (from character {start}), "
+                    f"this job's {cut}{a[start:start + 60]!r}")
     return f"{len(theirs)} arguments, this job's {len(ours)}"
 
 

@@ -401,9 +401,16 @@ class Store:
 
     def check(self, quarantine: str | os.PathLike[str] | None = None) -> list[Problem]:
         """Verify every sealed entry against its seal; move each failing one (the files its
-        seal and the declared suffixes name) into ``quarantine`` where one is given."""
+        seal and the declared suffixes name) into ``quarantine`` where one is given. An alias
+        that names no key is a problem too (left in place: no job uses it)."""
         problems = []
-        for key in sorted(self.listing().seals):
+        listing = self.listing()
+        for key in sorted(listing.aliases):
+            try:
+                self.alias(key)
+            except (Refused, OSError) as err:
+                problems.append(Problem(f"{key}{ALIAS}", str(err)))
+        for key in sorted(listing.seals):
             reason = self.check_entry(key)
             if reason is None:
                 continue
