@@ -146,3 +146,90 @@ def test_planted_names_links_and_seals_are_refused_one_line_each(quick_run, tmp_
     assert (canary / "x").read_text() == "outside"
     audit = pd.read_parquet(work / "results/tables/audit.parquet")
     assert len(audit) and audit["ok"].all()
+
+
+def git_in(folder: Path, *args: str) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "-C", str(folder), "-c", "user.name=t", "-c",
+                           "user.email=t@t", *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def test_a_pull_cannot_widen_the_trust_of_a_clone_that_ran(quick_run, tmp_path):
+    """From the attack review of 730da7b, on a clone that had run once: a pull brings an E1
+    estimate entry swapped for another seed's, resealed and signed by a key listed under the
+    victim's own key name, a new key beside it, and a root .gitattributes that hid the list
+    from `store review`. The review shows the list's change; the run's first store lines name
+    the refused and the proposed key; the swapped entry is not used (the job computes the
+    genuine estimate). Then the same key behind a `#...\\r` comment: every job refuses the
+    list in one line and nothing is used."""
+    import shutil
+
+    origin = copy_workflow(tmp_path / "origin")
+    shutil.copytree(quick_run / "results/store", origin / "qstore",
+                    ignore=shutil.ignore_patterns(".locks"))
+    git_in(origin, "init", "-q")
+    git_in(origin, "add", "-A", "-f", ".")
+    git_in(origin, "commit", "-qm", "published")
+    victim = tmp_path / "victim"
+    git_in(tmp_path, "clone", "-q", str(origin), str(victim))
+    target = "results/estimates/e1/independent/s0.parquet"
+    args = [*QUICK, "--cores", "1", target, "--config", "store=qstore"]
+    snakemake(victim, *args)
+    genuine = pd.read_parquet(victim / target)
+
+    # the attacker, with commit access to origin
+    store = Store(origin / "qstore")
+    records = {k: json.loads((store.path / f"{k}_record.json").read_text())["argv"]
+               for k in store.listing().seals}
+    (entry,) = [k for k, argv in records.items() if target in argv]
+    (other,) = [k for k, argv in records.items()
+                if target.replace("s0", "s1") in argv]
+    shutil.copy(store.path / f"{other}_estimates.parquet",
+                store.path / f"{entry}_estimates.parquet")
+    for sig in (f"{entry}.sha256", f"{entry}.sig"):
+        (store.path / sig).unlink()
+    seal(store)
+    own = trust.load_signer()  # the victim's key (the tests' key signed the quick store)
+    mallory = trust.make_key(own.name, tmp_path / "mallory.key")
+    helper = trust.make_key("helper", tmp_path / "helper.key")
+    trust.sign(store, mallory, "entry", entry)
+    (origin / ".gitattributes").write_text("trusted-keys.txt -diff\n")
+    with open(origin / "trusted-keys.txt", "a") as keys:
+        keys.write(f"{mallory.public_line}\n{helper.public_line}\n")
+    git_in(origin, "add", "-A", ".")
+    git_in(origin, "commit", "-qm", "keys rotate")
+
+    git_in(victim, "pull", "-q", "--ff-only")
+    review = subprocess_out(victim, "store", "review", "HEAD@{1}..HEAD", "--store", "qstore")
+    assert "attributes A: .gitattributes" in review
+    assert f"trusted-keys.txt: added {own.name} (" in review
+    assert "trusted-keys.txt: added helper (" in review
+    assert f"entry resealed: {entry[:12]}" in review
+    (victim / target).unlink()
+    out = snakemake(victim, *args)
+    store_lines = [line for line in out.stderr.splitlines() if line.startswith("store: ")]
+    assert store_lines[0].startswith(f"store: trusted-keys.txt line 3: {own.name} is your "
+                                     "own key's name with another public key (refused)")
+    assert store_lines[1].startswith("store: trusted-keys.txt proposes the key helper (")
+    assert f"{entry}" in out.stderr and "carries no signature" in out.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(victim / target), genuine)
+
+    text = (origin / "trusted-keys.txt").read_text().replace(
+        f"\n{mallory.public_line}", f"\n# note: keys rotate\r{mallory.public_line}")
+    (origin / "trusted-keys.txt").write_text(text)
+    git_in(origin, "commit", "-qam", "a comment")
+    git_in(victim, "pull", "-q", "--ff-only")
+    (victim / target).unlink()
+    out = snakemake(victim, *args, check=False)
+    assert out.returncode != 0 and not (victim / target).exists()
+    assert "trusted-keys.txt line 3: '# note: keys rotate\\r" in out.stdout + out.stderr
+
+
+def subprocess_out(workdir: Path, *args: str) -> str:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "entropic_bound.cli", *args], cwd=workdir,
+                          check=True, capture_output=True, text=True).stdout
