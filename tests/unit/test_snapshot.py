@@ -129,6 +129,7 @@ def test_the_stamp_says_where_each_experiments_stored_jobs_ran(run):
         write_note({"rule": rel.split("/")[0], "keep": "entry", "argv": [],
                     "outputs": {"record": f"results/benchmarks/{rel}"}}, run / "results/jobs")
         path.write_text(json.dumps({
+            "argv": ["entropic-bound", rel.split("/")[0]],
             "s": seconds, "max_rss": 100.0, "cpu_time": seconds,
             "finished": datetime.now().astimezone().strftime("%Y-%m-%dT%H:%M:%S%z"),
             "machine": {"cpu_model": cpu, "aten_cpu_capability": capability},
