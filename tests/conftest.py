@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from entropic_bound.reporting.machine_study import WORKFLOW_FILES
+from entropic_bound.audit.machine_study import WORKFLOW_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["--workflow-profile", "quick"]

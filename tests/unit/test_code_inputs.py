@@ -1,5 +1,5 @@
 """Each rule's code inputs are derived from the code: the import closure of the CLI command it
-runs (entropic_bound.plumbing.code_inputs). These tests hold that closure against what Python
+runs (entropic_bound.store.closure). These tests hold that closure against what Python
 really loads, and against the modules the hand-kept lists used to miss."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from entropic_bound.cli import command_names
-from entropic_bound.plumbing import code_inputs
-from entropic_bound.plumbing.code_inputs import command_imports, command_modules
+from entropic_bound.store import closure as code_inputs
+from entropic_bound.store.closure import command_imports, command_modules
 
 COMMANDS = sorted(command_names())
 
@@ -122,7 +122,7 @@ def test_imports_nested_in_any_statement_are_found():
 def test_no_two_modules_of_the_package_import_each_other_in_a_circle():
     """Imports run one way (docs/design.md, "Module map"): a circle, direct or through other
     modules, among the package's modules (a function's import counts) is a defect."""
-    from entropic_bound.plumbing.code_inputs import (
+    from entropic_bound.store.closure import (
         PACKAGE,
         PACKAGE_NAME,
         _module_tree,

@@ -1,11 +1,11 @@
 """The jobs below a file, found in this run's notes, and a noted command rewritten to run on
-other inputs (entropic_bound.plumbing.downstream), on constructed notes."""
+other inputs (entropic_bound.audit.downstream), on constructed notes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from entropic_bound.plumbing.downstream import readers, rewritten
+from entropic_bound.audit.downstream import readers, rewritten
 from entropic_bound.store.notes import write_note
 
 WEIGHTS = "results/cells/e6/python/d64/s0.npz"

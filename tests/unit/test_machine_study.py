@@ -1,5 +1,5 @@
 """The machine study's choice of cells and its comparison of tables and verdicts
-(entropic_bound.reporting.machine_study), on constructed tables: a move is found where it is,
+(entropic_bound.audit.machine_study), on constructed tables: a move is found where it is,
 in units of the seed spread where the table gives one, and a moved verdict is reported."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from entropic_bound.reporting.machine_study import choose, table_moves, verdict_moves
+from entropic_bound.audit.machine_study import choose, table_moves, verdict_moves
 
 
 def test_every_e1_cell_and_the_lowest_seed_of_each_e3_and_e6_cell_are_chosen():
@@ -82,8 +82,8 @@ def _ridge(binding: int, numpy_default: int) -> dict[str, pd.DataFrame]:
 def test_a_reading_that_moves_across_machines_is_reported(tmp_path):
     import json
 
+    from entropic_bound.audit.machine_study import reading_moves
     from entropic_bound.claims.machine_firmness import machine_firmness
-    from entropic_bound.reporting.machine_study import reading_moves
 
     same = reading_moves(_ridge(0, 6), _ridge(0, 6)).set_index("id").loc["E6.ridge_full_rank"]
     assert same["readings"] == 1 and same["readings_moved"] == ""
@@ -119,7 +119,7 @@ def test_a_substituted_cell_that_flips_a_verdict_is_reported_by_the_verdict_chec
 
 
 def test_the_verdict_check_substitutes_files_in_every_list_of_the_evidence():
-    from entropic_bound.claims.verdict_check import moved, substituted
+    from entropic_bound.audit.verdict_check import moved, substituted
 
     paths = {"grid_measures": {"table3": ["a", "b"], "table5": ["c"]}, "e1_measures": ["b", "d"],
              "params": {"h1_margin": 0.1}}
@@ -133,7 +133,7 @@ def test_the_verdict_check_substitutes_files_in_every_list_of_the_evidence():
 def test_the_reports_section_gives_cells_kernels_table_moves_and_moved_verdicts(tmp_path):
     import json
 
-    from entropic_bound.reporting.machine_study import study_section
+    from entropic_bound.audit.machine_study import study_section
 
     assert study_section(tmp_path) is None
     (tmp_path / "study.json").write_text(json.dumps({
@@ -167,8 +167,8 @@ def test_the_reports_section_gives_cells_kernels_table_moves_and_moved_verdicts(
 def test_each_recomputed_cell_is_compared_with_its_stored_entry_as_the_audit_does(tmp_path):
     """A recomputed E5 cell whose factors moved by an invertible transform agrees (margin
     about 0); one with a factor 5 % larger differs; a cell the study did not make says so."""
+    from entropic_bound.audit.machine_study import entry_comparisons
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.reporting.machine_study import entry_comparisons
 
     rng = np.random.default_rng(0)
     w = {"recovery_r3_WQ": rng.standard_normal((8, 3)),
@@ -202,7 +202,7 @@ def test_each_recomputed_cell_is_compared_with_its_stored_entry_as_the_audit_doe
 
 
 def test_a_mean_is_paired_with_its_seed_sd_under_each_naming():
-    from entropic_bound.reporting.machine_study import _mean_and_sd
+    from entropic_bound.audit.machine_study import _mean_and_sd
 
     assert _mean_and_sd(["quantity", "mean", "std", "excess_mean", "excess_std",
                          "excess_at_r_star", "excess_at_r_star_std", "lonely_std"]) == [
@@ -211,7 +211,7 @@ def test_a_mean_is_paired_with_its_seed_sd_under_each_naming():
 
 
 def test_the_studied_groups_are_the_experiments_that_train():
+    from entropic_bound.audit.machine_study import GROUPS
     from entropic_bound.plumbing.experiments import TRAINED_EXPERIMENTS
-    from entropic_bound.reporting.machine_study import GROUPS
 
     assert sorted(GROUPS) == sorted(TRAINED_EXPERIMENTS)

@@ -1,5 +1,5 @@
 """Ranks read off a spectrum compared by the band that machine rounding allows
-(entropic_bound.plumbing.rank_bands and the audit's rank comparison)."""
+(entropic_bound.audit.rank_bands and the audit's rank comparison)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from entropic_bound.audit import entries as audit
+from entropic_bound.audit import rank_bands
 from entropic_bound.measures import spectra
-from entropic_bound.plumbing import audit, rank_bands
 from entropic_bound.plumbing.atomic import write_parquet
 
 DELTA = rank_bands.DELTA

@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from entropic_bound.plumbing import audit, job_record
+from entropic_bound.audit import entries as audit
+from entropic_bound.plumbing import job_record
 
 
 def test_the_job_record_has_the_benchmark_fields_the_machine_and_the_argv(tmp_path):
@@ -233,7 +234,7 @@ def test_the_audits_budget_is_this_machines_seconds(tmp_path, monkeypatch):
     """A machine twice as slow as the recording one (by the calibration probe) buys half the
     recorded job time: within 200 of its seconds, 100 recorded, E6's 700 s entries are left
     out; the probe itself is timed, not assumed."""
-    from entropic_bound.plumbing import calibration
+    from entropic_bound.audit import calibration
 
     seen = {}
 

@@ -76,7 +76,7 @@ def test_a_signed_record_of_another_form_is_one_line(workdir, field, value, said
 
 
 def test_the_machine_study_chooses_no_unsigned_cell(workdir, caplog):
-    from entropic_bound.reporting.machine_study import training_cells
+    from entropic_bound.audit.machine_study import training_cells
 
     store = Store(workdir / "store")
     plant(store, {"argv": ["entropic-bound", "train-fixed", CELL], "s": 5,

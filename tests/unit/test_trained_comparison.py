@@ -1,5 +1,5 @@
 """The audit's comparison of training entries across kernel classes
-(entropic_bound.plumbing.trained_comparison), on constructed weights and metrics: what is not
+(entropic_bound.audit.trained_comparison), on constructed weights and metrics: what is not
 identifiable (factors up to an invertible G) agrees, what the paper reads and a planted change
 to it does not."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from entropic_bound.plumbing.trained_comparison import (
+from entropic_bound.audit.trained_comparison import (
     LOSS_FLOORS,
     OPERATOR_RTOL,
     compare_lm_metrics,

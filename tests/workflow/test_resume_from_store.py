@@ -74,7 +74,7 @@ def files_as_they_are(workdir) -> dict[str, tuple]:
 
 def tables(workdir) -> dict[str, pd.DataFrame]:
     """The run's tables, but the audit's ``speed_ratio``: a timing of this machine as the
-    audit ran (plumbing/calibration.py, in half octaves), which a busy machine moves (1.41
+    audit ran (audit/calibration.py, in half octaves), which a busy machine moves (1.41
     against 1.0 was seen with a second job on the 2 cores); every number of the paper's
     tables, and the audit's comparisons, stay compared exactly."""
     found = {p.name: pd.read_parquet(p) for p in sorted((workdir / "results/tables").glob("*"))}

@@ -288,7 +288,7 @@ def test_every_stored_job_keys_the_import_closure_of_the_command_it_runs(quick_r
     """From Snakemake's own view of the DAG: each stored job's manifest (the wrapper's first
     word) lists as its `code` exactly the modules `entropic-bound <command>` executes, which its
     store key reads, so no edit can leave a stale entry."""
-    from entropic_bound.plumbing.code_inputs import command_sources
+    from entropic_bound.store.closure import command_sources
     from entropic_bound.store.plan import wrapped
 
     out = snakemake(quick_run, "-n", "--forceall", "-p", *QUICK).stdout
@@ -311,7 +311,7 @@ def test_an_edit_reruns_exactly_the_rules_that_execute_the_edited_file(quick_run
     params trigger compares it. Editing a module shared by some commands invalidates (reason
     "Params have changed") only jobs of rules whose command imports it, and every such rule
     reruns (below an invalidated job, for its inputs' sake); the rest not at all."""
-    from entropic_bound.plumbing.code_inputs import command_sources
+    from entropic_bound.store.closure import command_sources
 
     edited = "src/entropic_bound/measures/spectra.py"
     path = quick_run / edited

@@ -6,7 +6,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from entropic_bound.plumbing.code_inputs import closure_digest, command_sources
+from entropic_bound.store.closure import closure_digest, command_sources
 from entropic_bound.plumbing.settings import (
     check_meaningful,
     check_profile_overlay,
@@ -159,7 +159,7 @@ wildcard_constraints:
 
 def lib(command):
     """Library sources that `entropic-bound <command>` executes (its import closure, derived
-    from the code by entropic_bound.plumbing.code_inputs): a stored job's `code` input, read
+    from the code by entropic_bound.store.closure): a stored job's `code` input, read
     by its store key."""
     return command_sources(command)
 

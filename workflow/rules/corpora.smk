@@ -155,7 +155,7 @@ rule measure_lm_cells:
     output:
         measures="results/measures/e6/{corpus}/d{d_model}/s{seed}.parquet",
         # not stored (it only assembles what training measured), but recorded like the
-        # measures of E1-E5: the audit reruns it below a recomputed cell (plumbing.downstream)
+        # measures of E1-E5: the audit reruns it below a recomputed cell (audit.downstream)
         record=record("measure_lm_cells", "{corpus}/d{d_model}/s{seed}"),
     log:
         "logs/measure_lm_cells/{corpus}/d{d_model}/s{seed}.log",

@@ -33,7 +33,7 @@ EVIDENCE = dict(
 )
 # The records of the jobs that turn a trained cell into evidence: inputs of the audit, so that
 # those jobs have run and left their notes, by which its verdict check reruns them on a
-# recomputed cell (plumbing/downstream.py).
+# recomputed cell (audit/downstream.py).
 MEASURE_RECORDS = [
     *[
         path

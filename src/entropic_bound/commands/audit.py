@@ -38,20 +38,20 @@ def run(a: argparse.Namespace) -> None:
 
     import pandas as pd
 
+    from entropic_bound.audit.entries import Outcome, audit
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.plumbing.audit import Outcome, audit
 
     if a.count < 1:
         sys.exit("audit: count must be at least 1")
     paths = evidence_paths(a, "audit")
     check = None
     if paths is not None:
-        from entropic_bound.claims.verdict_check import checker
+        from entropic_bound.audit.verdict_check import checker
 
         check = checker(paths)
     speed = None
     if a.budget_seconds is not None and not a.keys:
-        from entropic_bound.plumbing.calibration import speed_ratio
+        from entropic_bound.audit.calibration import speed_ratio
 
         speed = speed_ratio()
     outcomes, left_out = audit(a.notes, a.count, a.seed, keys=a.keys,

@@ -27,7 +27,7 @@ def run(a: argparse.Namespace) -> None:
     import logging
     from pathlib import Path
 
-    from entropic_bound.reporting.machine_study import choose, training_cells
+    from entropic_bound.audit.machine_study import choose, training_cells
 
     log = logging.getLogger("entropic_bound")
     cells = choose(training_cells(a.store), a.experiments)
@@ -48,7 +48,7 @@ def study(a: argparse.Namespace, cells, work) -> None:
     import sys
     from pathlib import Path
 
-    from entropic_bound.reporting.machine_study import WORKFLOW_FILES
+    from entropic_bound.audit.machine_study import WORKFLOW_FILES
     from entropic_bound.store.layout import ALIAS, LOCKS, Store
 
     log = logging.getLogger("entropic_bound")
@@ -94,14 +94,14 @@ def compare(a: argparse.Namespace, cells, work) -> None:
 
     import pandas as pd
 
-    from entropic_bound.plumbing.atomic import read_parquet, write_text
-    from entropic_bound.plumbing.job_record import machine, software
-    from entropic_bound.reporting.machine_study import (
+    from entropic_bound.audit.machine_study import (
         entry_comparisons,
         reading_moves,
         table_moves,
         verdict_moves,
     )
+    from entropic_bound.plumbing.atomic import read_parquet, write_text
+    from entropic_bound.plumbing.job_record import machine, software
 
     log = logging.getLogger("entropic_bound")
     published = {p.stem: pd.read_csv(p) for p in Path(a.published).glob("*.csv")

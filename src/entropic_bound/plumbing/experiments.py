@@ -6,7 +6,7 @@ corpus and LM rules; the claims and the report: ``report``), else by the rule's 
 E3's datasets and on their own settings), else by the ``e<k>`` or ``table<k>`` wildcard in its
 path (``aggregate_grid/table3``), else ``other``. Costs are summed per experiment with it
 (:mod:`entropic_bound.reporting.costs`) and the audit draws its entries per experiment with it
-(:mod:`entropic_bound.plumbing.audit`).
+(:mod:`entropic_bound.audit.entries`).
 """
 
 from __future__ import annotations

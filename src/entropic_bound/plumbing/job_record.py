@@ -26,7 +26,7 @@ of the job, and it travels with the job's other outputs in the store. Its fields
 * ``commit``: the checkout's HEAD and whether the code the job ran (the package modules it
   loaded) differed from it (``git``; ``null`` outside a checkout).
 
-This module is in no rule's code closure (``plumbing.code_inputs.RECORD_ONLY``): what a record
+This module is in no rule's code closure (``store.closure.RECORD_ONLY``): what a record
 holds changes no store key.
 """
 

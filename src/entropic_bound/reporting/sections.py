@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from entropic_bound.audit.entries import TRAINING_COMMANDS
+from entropic_bound.audit.file_comparison import RTOL as AUDIT_RTOL
+from entropic_bound.audit.rank_bands import DELTA as RANK_DELTA
+from entropic_bound.audit.trained_comparison import E6_LEVEL, LOSS_FLOORS, OPERATOR_RTOL
 from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
 from entropic_bound.claims.fixed import paper_v_energy_percentile
-from entropic_bound.plumbing.audit import TRAINING_COMMANDS
-from entropic_bound.plumbing.file_comparison import RTOL as AUDIT_RTOL
-from entropic_bound.plumbing.rank_bands import DELTA as RANK_DELTA
-from entropic_bound.plumbing.trained_comparison import E6_LEVEL, LOSS_FLOORS, OPERATOR_RTOL
 from entropic_bound.reporting.figures import (
     figure_excess,
     figure_table1,

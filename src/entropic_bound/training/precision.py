@@ -18,7 +18,7 @@ which moves a result by at most one bf16 ulp where the float32 sums round to eit
 a bf16 rounding boundary (docs/protocol.md, "E6 on CPUs without bf16", gives the measured
 fractions and the audit's comparisons). Every other operation runs as under native autocast.
 The path taken is logged, and it is a property of the machine, as every kernel choice is: the
-audit compares across it (:mod:`entropic_bound.plumbing.audit`).
+audit compares across it (:mod:`entropic_bound.audit.entries`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """How the audit compares a recomputed output file with a stored one
-(:mod:`entropic_bound.plumbing.audit`): every array of an ``.npz``, every column of a parquet
+(:mod:`entropic_bound.audit.entries`): every array of an ``.npz``, every column of a parquet
 table (wall-clock ``seconds`` columns left out), any other file by its bytes.
 
 Elementwise, ``|a - b| <= atol + rtol * |b|`` (numpy's ``allclose``) with :data:`RTOL` and
 :data:`ATOL`, NaNs in the same places; bit-identical where every value is. The ranks read off a
 spectrum (numerical, Gavish-Donoho, largest gap; any dtype) are judged by the bands machine
 rounding allows around the recomputed spectrum's threshold
-(:mod:`entropic_bound.plumbing.rank_bands`), and the values read at a rank that moved within
+(:mod:`entropic_bound.audit.rank_bands`), and the values read at a rank that moved within
 its band are judged with it.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from entropic_bound.plumbing import rank_bands
+from entropic_bound.audit import rank_bands
 from entropic_bound.plumbing.atomic import open_npz, read_parquet
 
 RTOL = 1e-4

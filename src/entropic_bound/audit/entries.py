@@ -14,13 +14,13 @@ job's note: what Snakemake gave it in this run). The comparison is
   <entropic_bound.plumbing.job_record.KERNEL_FLAGS>`) and the same torch CPU capability;
 * **within the machine tolerance** otherwise. A training entry (``train-grid``, ``train-fixed``,
   ``train-lm``) by what is identifiable and what the paper reads
-  (:mod:`entropic_bound.plumbing.trained_comparison`: operators rather than factors, losses in
+  (:mod:`entropic_bound.audit.trained_comparison`: operators rather than factors, losses in
   noise floors, E6's losses against its seeds' spread); any other entry elementwise,
   ``|a - b| <= atol + rtol * |b|`` (numpy's ``allclose``,
-  :mod:`entropic_bound.plumbing.file_comparison`), except the ranks read off a spectrum
+  :mod:`entropic_bound.audit.file_comparison`), except the ranks read off a spectrum
   (numerical, Gavish-Donoho, at other tolerances, numpy's, largest gap; whatever their column's
   dtype): a stored rank agrees when it lies in the band of ranks that machine rounding allows
-  around the recomputed spectrum's threshold (:mod:`entropic_bound.plumbing.rank_bands`, which
+  around the recomputed spectrum's threshold (:mod:`entropic_bound.audit.rank_bands`, which
   the command runs under), and where it moved within its band, the values read at that rank (the
   numerical rank's margins, a column that equals the rank) are judged with it (docs/design.md,
   "Determinism", gives the differences measured across capabilities).
@@ -56,18 +56,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from entropic_bound.plumbing import job_record, rank_bands
-from entropic_bound.plumbing.atomic import read_parquet
-from entropic_bound.plumbing.downstream import run_command
-from entropic_bound.plumbing.experiments import experiment_of
-from entropic_bound.plumbing.file_comparison import RTOL, compare
-from entropic_bound.plumbing.trained_comparison import (
+from entropic_bound.audit import rank_bands
+from entropic_bound.audit.downstream import run_command
+from entropic_bound.audit.file_comparison import RTOL, compare
+from entropic_bound.audit.trained_comparison import (
     Comparison,
     compare_lm_metrics,
     compare_metrics,
     compare_operators,
     weights_of,
 )
+from entropic_bound.plumbing import job_record
+from entropic_bound.plumbing.atomic import read_parquet
+from entropic_bound.plumbing.experiments import experiment_of
 from entropic_bound.store.notes import NOTES, notes
 
 log = logging.getLogger(__name__)
@@ -208,7 +209,7 @@ def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict
     bands_file = scratch / "rank-bands.json"
     failure = run_command([str(bands_file), "--", *(made.get(a, a) for a in argv[1:])],
                           workdir, job_environment(note),
-                          module="entropic_bound.plumbing.rank_bands")
+                          module="entropic_bound.audit.rank_bands")
     if failure:
         return Outcome(key, experiment, command, exact_required, np.inf, np.inf, False,
                        f"the command failed {failure}", recomputed=False), {}
@@ -239,7 +240,7 @@ def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict
 def compare_training(command: str, outputs: dict[str, Path]) -> Comparison:
     """A recomputed training entry's outputs (recomputed path -> the job's output, a copy of
     the entry's file) against the stored ones, by
-    :mod:`entropic_bound.plumbing.trained_comparison`."""
+    :mod:`entropic_bound.audit.trained_comparison`."""
     results = []
     for ours, stored in outputs.items():
         label = stored.name
@@ -343,7 +344,7 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
     """Recompute ``count`` entries of this run's noted stored jobs (of each experiment's, with
     ``per_experiment``, within ``budget_seconds`` where given: of this machine's time where
     ``speed`` says how many of its seconds a recorded second costs
-    (:mod:`entropic_bound.plumbing.calibration`), else of recorded time; ``jobs`` recomputed at
+    (:mod:`entropic_bound.audit.calibration`), else of recorded time; ``jobs`` recomputed at
     once), drawn by
     :func:`draw`, or the entries whose keys start with one of ``keys``, and compare each with
     the store (see the module's doc); with ``check``, run the verdict check on each recomputed

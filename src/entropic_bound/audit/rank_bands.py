@@ -24,9 +24,9 @@ e)] (e = DELTA s_1; unbounded where s_{k+1} <= e), and another machine may read 
 largest ratio reaches the smallest ratio of the recomputed largest gap.
 
 The audit learns the recomputed spectra by running a job's command (the exact command of this
-run's job, :mod:`entropic_bound.plumbing.audit`) under :func:`observed`, which wraps the count
+run's job, :mod:`entropic_bound.audit.entries`) under :func:`observed`, which wraps the count
 functions of :mod:`entropic_bound.measures.spectra` and numpy's ``matrix_rank`` in that process
-alone, recording each count read and its band (``python -m entropic_bound.plumbing.rank_bands
+alone, recording each count read and its band (``python -m entropic_bound.audit.rank_bands
 BANDS -- ARGS``). The job's code is unchanged, so its key is. A band is matched to an output's
 column by its kind and recomputed count (:func:`allowed`); the audit reports how many singular
 values sat within their bands.
@@ -174,13 +174,13 @@ def read(path: str | Path) -> list[Band]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m entropic_bound.plumbing.rank_bands BANDS -- ARGS``: ``entropic-bound ARGS``
+    """``python -m entropic_bound.audit.rank_bands BANDS -- ARGS``: ``entropic-bound ARGS``
     under :func:`observed`, its bands written to BANDS (also when it fails)."""
     from entropic_bound import cli
 
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2 or argv[1] != "--":
-        raise SystemExit("usage: python -m entropic_bound.plumbing.rank_bands BANDS -- ARGS")
+        raise SystemExit("usage: python -m entropic_bound.audit.rank_bands BANDS -- ARGS")
     with observed() as bands:
         try:
             cli.main(argv[2:])

@@ -105,9 +105,9 @@ def entry_comparisons(cells: pd.DataFrame, work: str | Path,
     stored entry (this checkout's run's outputs of the cell under ``results``: copies of the
     entry's files, checked against its seal when they were fetched) by the audit's
     comparison of a training entry across kernel classes
-    (:func:`entropic_bound.plumbing.audit.compare_training`): ``margin`` (the largest
+    (:func:`entropic_bound.audit.entries.compare_training`): ``margin`` (the largest
     difference over its tolerance, <= 1 agrees), ``where`` and ``comparison``."""
-    from entropic_bound.plumbing.audit import compare_training
+    from entropic_bound.audit.entries import compare_training
 
     rows = []
     for cell in cells.itertuples():

@@ -42,13 +42,13 @@ def moved(before: dict[str, str], after: dict[str, str]) -> list[str]:
 
 
 def checker(paths: dict, workdir: str | Path = ".", notes: str | Path | None = None):
-    """The audit's verdict check (:data:`entropic_bound.plumbing.audit.VerdictCheck`) on the
+    """The audit's verdict check (:data:`entropic_bound.audit.entries.VerdictCheck`) on the
     evidence ``paths``: the recomputed entry's outputs in place of the stored ones, every
     noted job of this run that reads them (its measure) rerun on them
-    (:mod:`entropic_bound.plumbing.downstream`), and every claim judged again against its
+    (:mod:`entropic_bound.audit.downstream`), and every claim judged again against its
     verdict on the stored evidence."""
-    from entropic_bound.plumbing.audit import TRAINING_COMMANDS, job_environment
-    from entropic_bound.plumbing.downstream import readers, rerun
+    from entropic_bound.audit.downstream import readers, rerun
+    from entropic_bound.audit.entries import TRAINING_COMMANDS, job_environment
     from entropic_bound.store.notes import NOTES
 
     root = NOTES if notes is None else notes
