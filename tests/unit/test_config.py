@@ -11,7 +11,7 @@ from conftest import ROOT
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from entropic_bound.plumbing.settings import MeaninglessSetting, check_meaningful
+from entropic_bound.data.meaningful import MeaninglessSetting, check_meaningful
 
 SCHEMA = str(ROOT / "src/entropic_bound/config.schema.yaml")
 PAPER = yaml.safe_load((ROOT / "config.yaml").read_text())

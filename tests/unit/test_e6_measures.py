@@ -17,7 +17,7 @@ from entropic_bound.measures import corpus_stats as cs
 from entropic_bound.measures import heads as am
 from entropic_bound.measures import spectra
 from entropic_bound.models.lm import LMShape, build
-from entropic_bound.reporting.lm_tables import separated, table6
+from entropic_bound.tables.lm import separated, table6
 from entropic_bound.training.lm import TrainConfig
 
 SHAPE = schema_defaults("e6", "model")

@@ -10,7 +10,7 @@ from entropic_bound.data.teachers import TeacherSpec, generate
 from entropic_bound.measures.estimators import kernel_from_mixers, predictability, recovered_mixers
 from entropic_bound.measures.fit_rank import heldout_rank, least_squares_v, loss_and_grad
 from entropic_bound.reporting.sections import open_problem_note
-from entropic_bound.reporting.tables import table4
+from entropic_bound.tables.aggregate import table4
 
 E4 = schema_defaults("e4")
 

@@ -174,7 +174,7 @@ def test_only_the_position_aware_blocks_break_permutation_equivariance():
     excess); B3_pos and B3_causal (and their readouts) do not commute with the permutation."""
     import torch
 
-    from entropic_bound.reporting.tables import CLASS_BOUND
+    from entropic_bound.tables.aggregate import CLASS_BOUND
 
     T, d, r = 6, 4, 2
     x = torch.randn(3, T, d, dtype=torch.float64)

@@ -133,7 +133,7 @@ def test_the_verdict_check_substitutes_files_in_every_list_of_the_evidence():
 def test_the_reports_section_gives_cells_kernels_table_moves_and_moved_verdicts(tmp_path):
     import json
 
-    from entropic_bound.audit.machine_study import study_section
+    from entropic_bound.reporting.study import study_section
 
     assert study_section(tmp_path) is None
     (tmp_path / "study.json").write_text(json.dumps({

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from entropic_bound.reporting.tables import grid_summary
+from entropic_bound.tables.aggregate import grid_summary
 
 FLOOR = 1.28
 
@@ -50,7 +50,7 @@ def test_deficiency_is_not_judged_on_an_unsettled_student_below_r_star():
 
 
 def test_the_seed_cv_interval_covers_its_value_and_narrows_with_more_seeds():
-    from entropic_bound.reporting.tables import bootstrap_cv_interval, seed_cv
+    from entropic_bound.tables.aggregate import bootstrap_cv_interval, seed_cv
 
     rng = np.random.default_rng(1)
     five = 3.0 + 0.03 * rng.standard_normal(5)
@@ -64,13 +64,14 @@ def test_the_seed_cv_interval_covers_its_value_and_narrows_with_more_seeds():
 
 
 def test_the_verdicts_read_their_thresholds_from_the_one_home(monkeypatch):
-    """claims.criteria is the one home of the E3/E5 thresholds: the tables' verdicts, the
+    """tables.criteria is the one home of the E3/E5 thresholds: the tables' verdicts, the
     claims' rule texts and the report's prose follow an edit of it."""
     import importlib
     import re
     from pathlib import Path
 
-    from entropic_bound.claims import criteria, grid
+    from entropic_bound.claims import grid
+    from entropic_bound.tables import criteria
 
     sweep = {1: 400.0, 2: 0.02, 3: 0.002, 4: 0.001}  # r = 2: 0.016 floor, not < 0.01 floor
     assert not bool(grid_summary(cells(sweep, set())).iloc[0]["achievability"])
@@ -87,7 +88,8 @@ def test_the_verdicts_read_their_thresholds_from_the_one_home(monkeypatch):
     src = Path(criteria.__file__).parents[1]
     restated = re.compile(r"(0\.1|0\.01)\s*[·*]?\s*\*?\s*floor|<= ?5 ?%|0\.05 \* \w*energy")
     hits = [f"{p.relative_to(src)}:{m.group(0)}" for p in (*src.glob("claims/*.py"),
-                                                           *src.glob("reporting/*.py"))
+                                                           *src.glob("reporting/*.py"),
+                                                           *src.glob("tables/*.py"))
             if p.name != "criteria.py" for m in restated.finditer(p.read_text())]
     assert hits == []
 
@@ -96,7 +98,7 @@ def test_the_readings_beside_the_binding_ones_are_correlations_and_layer_ranges(
     """Constructed cells: the loss rises with the whole kernel's Reff and falls with the
     per-input Reff, exactly; layer 0's static Reff alone is anti-correlated with the loss
     while the layer mean is not."""
-    from entropic_bound.reporting.lm_tables import readings
+    from entropic_bound.tables.lm import readings
 
     rows = []
     for i, corpus in enumerate("abcd"):

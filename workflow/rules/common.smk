@@ -8,12 +8,12 @@ from snakemake.utils import validate
 
 from entropic_bound.store.closure import closure_digest, command_sources
 from entropic_bound.plumbing.settings import (
-    check_meaningful,
     check_profile_overlay,
     fixed_operators,
     typed_overrides,
 )
 from entropic_bound.data.corpus_lock import corpus_pin as lock_entry_of_corpus
+from entropic_bound.data.meaningful import check_meaningful
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.store.files import unusable as store_unusable
 from entropic_bound.store.manifest import render as render_manifest

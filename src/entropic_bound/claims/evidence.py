@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from entropic_bound.claims.firmness import Evidence
-from entropic_bound.reporting.lm_tables import table6
-from entropic_bound.reporting.tables import (
+from entropic_bound.tables.aggregate import (
     concat_cells,
     grid_summary,
     read_parquets,
@@ -13,6 +12,7 @@ from entropic_bound.reporting.tables import (
     table2,
     table4,
 )
+from entropic_bound.tables.lm import table6
 
 
 def evidence(grid_measures: dict[str, list[str]], e1_measures: list[str],

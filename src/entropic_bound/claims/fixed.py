@@ -9,7 +9,6 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
 from entropic_bound.claims.rules import (
     CHECK,
@@ -23,6 +22,7 @@ from entropic_bound.claims.rules import (
     fraction_verdict,
     merge_readings,
 )
+from entropic_bound.tables import criteria
 
 
 def _primary(table: pd.DataFrame) -> pd.DataFrame:
@@ -128,7 +128,7 @@ NORMALIZED_CLOSE, NORMALIZED_NEAR = 0.05, 0.15
 
 
 def _t2_class(cls: str) -> Callable[[pd.DataFrame], Outcome]:
-    """B0: |converged excess| < ACHIEVABILITY_FRACTION floor (claims.criteria). Others:
+    """B0: |converged excess| < ACHIEVABILITY_FRACTION floor (tables.criteria). Others:
     excess / (||A*||_F^2 ||V*||_F^2) against the paper's value / 72.5 (its implied operator
     energy), so V* draws of other norms compare."""
     def evaluate(t2: pd.DataFrame) -> Outcome:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
 from entropic_bound.claims.rules import (
     CHECK,
@@ -22,6 +21,7 @@ from entropic_bound.claims.rules import (
     fraction_verdict,
     ratio_verdict,
 )
+from entropic_bound.tables import criteria
 
 
 def _all_rstar(teacher: str, column: str) -> Callable[[pd.DataFrame], Outcome]:

@@ -130,7 +130,7 @@ def _t6_layers(t6: pd.DataFrame, measure: str = "largest_layer{}_static_reff") -
 
 
 # The other readings of a layer's rank beside the binding per-head static Reff (protocol §E6;
-# table6_stats ``reading_*``, :func:`entropic_bound.reporting.lm_tables.readings`)
+# table6_stats ``reading_*``, :func:`entropic_bound.tables.lm.readings`)
 RANK_READINGS = {"static_reff_energy": "energy rank", "whitened_reff": "whitened kernel",
                  "per_input_reff": "per-input Reff", "mean_attn_reff": "mean-attention Reff",
                  "layer_kernel_reff": "whole layer kernel",

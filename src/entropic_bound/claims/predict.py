@@ -8,7 +8,6 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
 from entropic_bound.claims.rules import (
     NOT_REPRODUCED,
@@ -19,6 +18,7 @@ from entropic_bound.claims.rules import (
     Outcome,
     fraction_verdict,
 )
+from entropic_bound.tables import criteria
 
 
 def _t4(teacher: str, estimator: str) -> Callable[[pd.DataFrame], pd.DataFrame]:

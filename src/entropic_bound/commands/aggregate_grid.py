@@ -13,7 +13,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.reporting.tables import concat_cells, grid_summary, grid_sweep
+    from entropic_bound.tables.aggregate import concat_cells, grid_summary, grid_sweep
 
     cells = concat_cells(a.inputs)
     write_parquet(a.cells, cells)

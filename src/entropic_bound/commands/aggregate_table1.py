@@ -13,7 +13,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.reporting.tables import read_parquets, table1
+    from entropic_bound.tables.aggregate import read_parquets, table1
 
     sweep, summary = table1(read_parquets(a.inputs), read_parquets(a.estimates),
                             primary=a.params["operator"])

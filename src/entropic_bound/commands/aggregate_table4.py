@@ -13,7 +13,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.reporting.tables import read_parquets, table4
+    from entropic_bound.tables.aggregate import read_parquets, table4
 
     pred, scores = table4(read_parquets(a.inputs))
     write_parquet(a.summary, pred)

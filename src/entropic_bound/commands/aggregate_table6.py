@@ -16,8 +16,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.data.corpora import read_provenance
     from entropic_bound.plumbing.atomic import write_parquet
-    from entropic_bound.reporting.lm_tables import table6
-    from entropic_bound.reporting.tables import read_parquets
+    from entropic_bound.tables.aggregate import read_parquets
+    from entropic_bound.tables.lm import table6
 
     measures = read_parquets(a.inputs)
     data_side = read_parquets(a.data_side)

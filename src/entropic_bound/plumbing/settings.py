@@ -1,6 +1,7 @@
 """Configuration as the workflow receives it: typed command-line overrides, the check that a
-profile's settings file was not silently replaced, and the check that the
-settings make each experiment meaningful.
+profile's settings file was not silently replaced, the schema's defaults and validation (the
+check that the settings make each experiment meaningful is science's:
+:mod:`entropic_bound.data.meaningful`).
 
 Snakemake parses a nested ``--config 'e3={"n": 300}'`` with YAML's BaseLoader, so every leaf
 arrives as a string ('300') and schema validation rejects it. :func:`typed_overrides` turns such
@@ -16,8 +17,6 @@ import copy
 import re
 from pathlib import Path
 from typing import Any
-
-from entropic_bound.data.mixing import mixing
 
 # Config keys that name the run (a profile and its settings file), not a setting of the
 # experiments: left out of settings diffs and config hashes.
@@ -62,59 +61,6 @@ def check_profile_overlay(cfg: dict) -> None:
             f"the {profile} profile's settings file {path} is not in the config: a command-line "
             f"--configfile replaces a profile's configfile instead of adding to it. Name both, "
             f"the profile's first: --configfile {path} <your file>.yaml")
-
-
-class MeaninglessSetting(ValueError):
-    """A valid config value that makes an experiment meaningless (the schema cannot say it)."""
-
-
-def check_meaningful(cfg: dict, grids: dict[str, dict], fixed: list[str]) -> None:
-    """Raise :class:`MeaninglessSetting`, naming the key and what it needs, where a setting
-    that passes the schema makes an experiment meaningless:
-
-    * r* above what the teacher's operator allows (K* is d x d; A* is T x T);
-    * a row-normalised teacher (softmax) with T = 1: its one mixing weight is 1, so K* cannot
-      affect Y;
-    * fewer observations than the full-rank student has parameters: a grid student holds K and
-      V (2 d^2 numbers) and a dataset gives n T d of them, so n T >= 2 d; a fixed-operator
-      student holds A and V, so n T d >= T^2 + d^2;
-    * an E6 model width that its heads do not divide.
-
-    ``grids``: config key -> the section of each grid of datasets (E3, E5, E4's settings);
-    ``fixed``: the fixed-operator experiments' keys.
-    """
-    for key, c in grids.items():
-        for r_star in c["r_stars"]:
-            if r_star > c["d"]:
-                raise MeaninglessSetting(f"config {key}.r_stars: r*={r_star} exceeds {key}.d="
-                                         f"{c['d']} (K* is d x d)")
-        normalised = [t for t in c["teachers"] if mixing(t).row_normalised]
-        if c["T"] < 2 and normalised:
-            raise MeaninglessSetting(
-                f"config {key}.T=1 with the {normalised[0]} teacher: its rows sum to 1 over one "
-                f"token, so the kernel K* cannot affect the output; use T >= 2")
-        if c["n"] * c["T"] < 2 * c["d"]:
-            raise MeaninglessSetting(
-                f"config {key}.n={c['n']}: a dataset gives n T d = {c['n'] * c['T'] * c['d']} "
-                f"numbers for a full-rank student of 2 d^2 = {2 * c['d'] ** 2} (K and V), so "
-                f"nothing is determined; use n >= {-(-2 * c['d'] // c['T'])} (n T >= 2 d)")
-    for key in fixed:
-        c = cfg[key]
-        if not 1 <= c["r_star"] <= c["T"]:
-            raise MeaninglessSetting(f"config {key}.r_star={c['r_star']} must lie in "
-                                     f"[1, {key}.T={c['T']}] (A* is T x T)")
-        need = c["T"] ** 2 + c["d"] ** 2
-        if c["n"] * c["T"] * c["d"] < need:
-            raise MeaninglessSetting(
-                f"config {key}.n={c['n']}: a dataset gives n T d = {c['n'] * c['T'] * c['d']} "
-                f"numbers for a full-rank student of T^2 + d^2 = {need} (A and V); use n >= "
-                f"{-(-need // (c['T'] * c['d']))}")
-    heads = cfg["e6"]["model"]["heads"]
-    for width in cfg["e6"]["d_models"]:
-        if width % heads:
-            raise MeaninglessSetting(f"config e6.d_models: {width} is not a multiple of "
-                                     f"e6.model.heads={heads} (each head has d_model / heads "
-                                     f"dimensions)")
 
 
 def flat_settings(cfg: Any, prefix: str = "") -> dict[str, Any]:

@@ -102,11 +102,11 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     defaults), the report lists them at the top. Figure captions are the ones Snakemake's
     ``report()`` shows, read from ``captions``/figure_<table>.rst (one text for both). With
     ``machine_study`` (a published study's folder), a section on it
-    (:func:`entropic_bound.audit.machine_study.study_section`)."""
+    (:func:`entropic_bound.reporting.study.study_section`)."""
     from jinja2 import FileSystemLoader, StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
 
-    from entropic_bound.audit.machine_study import study_section
+    from entropic_bound.reporting.study import study_section
 
     if Path(templates).resolve() != Path(TEMPLATES).resolve():
         raise SystemExit(f"render-report: --templates {templates}: expected {TEMPLATES}, the "

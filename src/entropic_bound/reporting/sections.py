@@ -16,7 +16,6 @@ from entropic_bound.audit.entries import TRAINING_COMMANDS
 from entropic_bound.audit.file_comparison import RTOL as AUDIT_RTOL
 from entropic_bound.audit.rank_bands import DELTA as RANK_DELTA
 from entropic_bound.audit.trained_comparison import E6_LEVEL, LOSS_FLOORS, OPERATOR_RTOL
-from entropic_bound.claims import criteria
 from entropic_bound.claims import published as P
 from entropic_bound.claims.fixed import paper_v_energy_percentile
 from entropic_bound.reporting.figures import (
@@ -28,8 +27,9 @@ from entropic_bound.reporting.figures import (
     figure_trajectory,
     trajectory_means,
 )
-from entropic_bound.reporting.lm_tables import fitting_progress
-from entropic_bound.reporting.tables import PAPER_GRID
+from entropic_bound.tables import criteria
+from entropic_bound.tables.aggregate import PAPER_GRID
+from entropic_bound.tables.lm import fitting_progress
 
 Tables = dict[str, pd.DataFrame]
 

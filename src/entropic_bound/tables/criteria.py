@@ -1,5 +1,5 @@
 """How the paper's grid and App. B claims are judged: the one home of each threshold and
-criterion (protocol §E3, §E6). The verdict columns of the tables (:mod:`reporting.tables`), the
+criterion (protocol §E3, §E6). The verdict columns of the tables (:mod:`tables.aggregate`), the
 claims' rule texts (:mod:`claims.grid`) and the report's prose (:mod:`reporting.report`) are all
 computed or written from these values, never restated.
 """

@@ -22,8 +22,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from entropic_bound.claims import criteria
 from entropic_bound.plumbing.atomic import read_parquet
+from entropic_bound.tables import criteria
 
 
 def seed_cv(values: Iterable[float]) -> float:
@@ -80,7 +80,7 @@ def grid_sweep(cells: pd.DataFrame) -> pd.DataFrame:
 def grid_summary(cells: pd.DataFrame) -> pd.DataFrame:
     """Per (teacher, spectrum, r*): deficiency, achievability and recovery verdicts (protocol §E3).
 
-    The thresholds are :mod:`entropic_bound.claims.criteria`'s.
+    The thresholds are :mod:`entropic_bound.tables.criteria`'s.
     deficiency:    seed-mean converged excess(r) > DEFICIENCY_FRACTION * floor for every r < r*;
                    <NA> at r* = 1 (no r < r*: not a pass)
     achievability: |seed-mean converged excess(r)| < ACHIEVABILITY_FRACTION * floor for every

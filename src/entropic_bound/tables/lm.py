@@ -2,7 +2,7 @@
 per corpus and d_model: the head measures averaged per cell, then the paper's statistics),
 ``table6_layers``, ``table6_stats`` and ``table6_corpora``, the readings of a layer's rank
 beside the binding per-head static Reff, and the measures along training
-(:func:`fitting_progress`). The E1-E5 tables are :mod:`entropic_bound.reporting.tables`'."""
+(:func:`fitting_progress`). The E1-E5 tables are :mod:`entropic_bound.tables.aggregate`'."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from entropic_bound.claims import criteria
+from entropic_bound.tables import criteria
 
 # Appendix B (protocol §E6): head measures averaged per cell, then the paper's statistics.
 HEAD_MEASURES = ("static_reff", "mean_attn_reff", "per_input_reff", "participation",
@@ -80,7 +80,7 @@ def table6(measures: pd.DataFrame, data_side: pd.DataFrame, trajectory: pd.DataF
                (``static_drop``), the FFN stable rank and validation loss, cv_seed of the static
                Reff, the corpus's predicted_rank and h1_bits, the seed means of the stopping
                step and tokens seen, and how many seeds meet the training criterion
-               (:func:`entropic_bound.claims.criteria.training_criterion`; ``trained_seeds`` of
+               (:func:`entropic_bound.tables.criteria.training_criterion`; ``trained_seeds`` of
                ``seeds``);
     ``layers`` one row per (corpus, d_model, layer): seed-and-head mean of each head measure
                and of the initial static Reff, and the layer's drop from it (``static_drop``);
