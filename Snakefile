@@ -29,7 +29,7 @@ onstart:
     # One live run per working directory, held by the kernel while this process lives (a killed
     # run leaves nothing behind): `--unlock` beside a live run no longer starts a second one.
     from entropic_bound.plumbing.run_lock import hold
-    from entropic_bound.store.summary import start_lines
+    from entropic_bound.store import start_lines
 
     hold()
     print(*start_lines(STORE), sep="\n", file=sys.stderr)
@@ -38,7 +38,7 @@ onstart:
 onsuccess:
     # Exit now, not one scheduler timespan (60 s) later: entropic_bound.plumbing.timers.
     from entropic_bound.plumbing.timers import cancel_pending_timers
-    from entropic_bound.store.summary import end_of_run
+    from entropic_bound.store import end_of_run
 
     print(*end_of_run(RUN_STARTED), sep="\n", file=sys.stderr)
     cancel_pending_timers()
@@ -48,7 +48,7 @@ onerror:
     # A failed run must not leave the previous report posing as the current one.
     from entropic_bound.plumbing.timers import cancel_pending_timers
     from entropic_bound.reporting.report import mark_stale
-    from entropic_bound.store.summary import end_of_run
+    from entropic_bound.store import end_of_run
 
     mark_stale(rules.render_report.output[:2], f"see {log}")
     print(*end_of_run(RUN_STARTED), sep="\n", file=sys.stderr)

@@ -10,7 +10,7 @@ to its end (zip CRC32), every corpus ``text.txt`` is hashed against its ``proven
 dataset file (``data/...npz``) must hold the dataset its path names (the spec stored inside it
 against the path's teacher, spectrum, r*, operator and seed: a copied file fails); and once the
 claims table exists, every table a claim reads must exist beside it. The store's entries are
-checked against their seals (:meth:`entropic_bound.store.layout.Store.check`); ``--remove`` sets a
+checked against their seals (``Store.check`` of :mod:`entropic_bound.store`); ``--remove`` sets a
 failing one aside to ``results/quarantine/store``, so the next run recomputes it. A file that
 vanishes while it is read (a run beside this one replacing it) is skipped, not an error.
 """
@@ -72,7 +72,7 @@ def corrupt_files(root: Path) -> Iterator[tuple[Path, str]]:
     """(path, reason) of every corrupt cached file under ``root``, in path order (a file
     removed meanwhile is skipped). The quarantine is not the cache (what the store set aside
     there is anyone's bytes: never judged or removed here), and a link is never followed."""
-    from entropic_bound.store.layout import QUARANTINE
+    from entropic_bound.store import QUARANTINE
 
     aside = os.path.abspath(Path(QUARANTINE).parent)
     for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
@@ -104,7 +104,7 @@ def missing_tables(root: Path) -> list[Path]:
 def verify_store(store_dir: str | None, remove: bool) -> list[str]:
     """Check the store's sealed entries; with ``remove``, set the failing ones aside. Returns
     the failing entries (a run recomputes them; results hold copies, which stay as they were)."""
-    from entropic_bound.store.layout import QUARANTINE, Store
+    from entropic_bound.store import QUARANTINE, Store
 
     if store_dir is None or not Path(store_dir).is_dir():
         return []

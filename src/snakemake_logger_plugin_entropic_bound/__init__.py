@@ -5,7 +5,8 @@ Snakemake hands every logger plugin each planned job's information (``LogEvent.J
 rule, outputs and formatted shell command), dry runs included; this one appends, for each job
 whose command goes through the store's wrapper, its rule and manifest as one JSON line to the
 file named by ``$ENTROPIC_BOUND_STORE_LEDGER`` (nothing without it). ``entropic-bound store
-rekeys``, ``unused`` and ``migrate`` run a dry run with it (:mod:`entropic_bound.store.plan`).
+rekeys``, ``unused`` and ``migrate`` run a dry run with it (the plans of
+:mod:`entropic_bound.store`).
 It writes to no stream and changes nothing of the run.
 """
 
@@ -34,7 +35,7 @@ class LogHandler(LogHandlerBase):
         ledger = os.environ.get(LEDGER_VARIABLE)
         if not ledger or getattr(record, "event", None) != LogEvent.JOB_INFO:
             return
-        from entropic_bound.store.plan import wrapped
+        from entropic_bound.store import wrapped
 
         found = wrapped(getattr(record, "shellcmd", None) or "")
         if found is None:

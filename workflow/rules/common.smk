@@ -6,7 +6,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from entropic_bound.store.closure import closure_digest, command_sources
+from entropic_bound.store import closure_digest, command_sources
 from entropic_bound.plumbing.settings import (
     check_profile_overlay,
     fixed_operators,
@@ -15,8 +15,7 @@ from entropic_bound.plumbing.settings import (
 from entropic_bound.data.corpus_lock import corpus_pin as lock_entry_of_corpus
 from entropic_bound.data.meaningful import check_meaningful
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
-from entropic_bound.store.files import unusable as store_unusable
-from entropic_bound.store.manifest import render as render_manifest
+from entropic_bound.store import render_manifest, store_unusable
 from entropic_bound.plumbing.device import resolve_device
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -60,7 +59,7 @@ COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+) ")  # the library command a s
 
 def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, code=True, **params):
     """The params of a job that goes through the store: `params` as given (values, or
-    functions of the wildcards), `store`, the job's manifest (entropic_bound.store.manifest),
+    functions of the wildcards), `store`, the job's manifest (the store's render_manifest),
     and `code` (code_digest of the library command `command` runs; not in the manifest, whose
     `code` input lists the files themselves). `command` is the rule's shell command after
     STORE_RUN, as written; `keyed` maps an input name to a function of the wildcards giving the
@@ -159,7 +158,7 @@ wildcard_constraints:
 
 def lib(command):
     """Library sources that `entropic-bound <command>` executes (its import closure, derived
-    from the code by entropic_bound.store.closure): a stored job's `code` input, read
+    from the code by the store's command_sources): a stored job's `code` input, read
     by its store key."""
     return command_sources(command)
 

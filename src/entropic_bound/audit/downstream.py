@@ -3,7 +3,7 @@ other inputs: what the audit's verdict check needs below a recomputed entry.
 
 Every job below a trained cell that turns it into evidence of a claim (the measures of E1-E5,
 stored, and E6's, noted) goes through the store's wrapper, which notes the exact command the
-workflow gave it, its inputs and its outputs (:mod:`entropic_bound.store.notes`). A reader of a
+workflow gave it, its inputs and its outputs (its notes: :mod:`entropic_bound.store`). A reader of a
 file is a noted job with that file among its inputs. Nothing here reads a store record.
 """
 
@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from entropic_bound.store.notes import NOTES, notes
+from entropic_bound.store import NOTES
+from entropic_bound.store import read_notes as notes
 
 
 def readers(paths: Iterable[str], made_by: list[str],

@@ -2,7 +2,7 @@
 
 A record is data: the audit never runs the command a store record names. It recomputes the
 entry of a job of *this run* by the exact command this checkout's workflow gave that job, as
-the store's wrapper noted it (:mod:`entropic_bound.store.notes`), with the job's outputs sent
+the store's wrapper noted it (its notes: :mod:`entropic_bound.store`), with the job's outputs sent
 to a temporary folder, and compares the result with the job's outputs (the entry's files,
 checked against its seal as they were fetched); so the run must exist here first:
 
@@ -69,7 +69,8 @@ from entropic_bound.audit.trained_comparison import (
 from entropic_bound.plumbing import job_record
 from entropic_bound.plumbing.atomic import read_parquet
 from entropic_bound.plumbing.experiments import experiment_of
-from entropic_bound.store.notes import NOTES, notes
+from entropic_bound.store import NOTES
+from entropic_bound.store import read_notes as notes
 
 log = logging.getLogger(__name__)
 

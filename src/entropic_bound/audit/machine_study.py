@@ -39,9 +39,7 @@ def training_cells(store_dir: str | Path) -> pd.DataFrame:
     CPU (a record not read is one line of the log)."""
     import logging
 
-    from entropic_bound.store.keyring import trusted
-    from entropic_bound.store.layout import Store
-    from entropic_bound.store.records import record_of
+    from entropic_bound.store import Store, record_of, trusted
 
     rows = []
     store = Store(store_dir)

@@ -49,7 +49,7 @@ def checker(paths: dict, workdir: str | Path = ".", notes: str | Path | None = N
     verdict on the stored evidence."""
     from entropic_bound.audit.downstream import readers, rerun
     from entropic_bound.audit.entries import TRAINING_COMMANDS, job_environment
-    from entropic_bound.store.notes import NOTES
+    from entropic_bound.store import NOTES
 
     root = NOTES if notes is None else notes
     before = verdicts(paths)

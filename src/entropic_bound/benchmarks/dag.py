@@ -211,7 +211,7 @@ def job_start_seconds(command: str, rounds: int = 3) -> float:
     import subprocess
     import sys
 
-    from entropic_bound.store.closure import command_imports
+    from entropic_bound.store import command_imports
 
     modules = ", ".join(["entropic_bound.cli", *command_imports(command)])
     best = math.inf

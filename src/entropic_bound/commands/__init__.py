@@ -3,6 +3,6 @@
 Each module has ``add_arguments(parser)`` and ``run(args)`` and imports the library inside
 ``run``. A command's code is its own module, so the import closure of one workflow rule (its
 code inputs, and so the store key of its jobs) changes only with the code that rule executes
-(``entropic_bound.store.closure``). Modules whose names start with ``_`` are helpers.
+(the store's ``command_sources``). Modules whose names start with ``_`` are helpers.
 Nothing is imported here.
 """

@@ -49,7 +49,7 @@ def study(a: argparse.Namespace, cells, work) -> None:
     from pathlib import Path
 
     from entropic_bound.audit.machine_study import WORKFLOW_FILES
-    from entropic_bound.store.layout import ALIAS, LOCKS, Store
+    from entropic_bound.store import ALIAS, LOCKS, Store
 
     log = logging.getLogger("entropic_bound")
     if work.exists():

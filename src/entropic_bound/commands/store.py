@@ -55,50 +55,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(a: argparse.Namespace) -> None:
     import logging
 
-    from entropic_bound.store.files import Refused
-    from entropic_bound.store.layout import Store
+    from entropic_bound import store as st
 
     log = logging.getLogger("entropic_bound")
+    if a.action == "distrust" and a.what is None:
+        sys.exit("store distrust: name the key to remove")
     try:
-        store = Store(a.store)
-        if a.action in ("keygen", "trust", "distrust", "accept", "keys", "sign"):
-            from entropic_bound.store import signing
-
-            if a.action == "distrust" and a.what is None:
-                sys.exit("store distrust: name the key to remove")
-            {"keygen": lambda: signing.keygen(a.what),
-             "trust": lambda: signing.add_trusted(a.what),
-             "distrust": lambda: signing.remove_trusted(a.what),
-             "accept": lambda: signing.accept_key(a.what),
-             "keys": signing.list_keys,
-             "sign": lambda: signing.sign_store(store, a.vouch)}[a.action]()
-            return
-        if a.action == "review":
-            from entropic_bound.store.review import review
-
-            print("\n".join(review(a.what or "HEAD~1..HEAD", a.store)))
-            return
+        store = st.Store(a.store)
         if a.action == "seal":
-            from entropic_bound.store.maintenance import seal
-
-            sealed = seal(store)
+            sealed = st.seal(store)
             log.info("%d entr%s sealed in %s", len(sealed), "y" if len(sealed) == 1 else "ies",
                      a.store)
-        elif a.action == "check":
-            from entropic_bound.store.maintenance import check
-
-            sys.exit(check(store, a.set_aside))
-        elif a.action == "rekeys":
-            from entropic_bound.store.maintenance import rekeys
-
-            rekeys(store, a.passthrough)
-        elif a.action == "migrate":
-            from entropic_bound.store.migration import migrate
-
-            migrate(store, a.source, a.passthrough)
-        else:
-            from entropic_bound.store.maintenance import unused
-
-            unused(store, a.passthrough, a.remove)
-    except (Refused, OSError) as err:
+            return
+        if a.action == "check":
+            sys.exit(st.check(store, a.set_aside))
+        {"keygen": lambda: st.keygen(a.what),
+         "trust": lambda: st.add_trusted(a.what),
+         "distrust": lambda: st.remove_trusted(a.what),
+         "accept": lambda: st.accept_key(a.what),
+         "keys": st.list_keys,
+         "sign": lambda: st.sign_store(store, a.vouch),
+         "review": lambda: print("\n".join(st.review(a.what or "HEAD~1..HEAD", a.store))),
+         "rekeys": lambda: st.rekeys(store, a.passthrough),
+         "migrate": lambda: st.migrate(store, a.source, a.passthrough),
+         "unused": lambda: st.unused(store, a.passthrough, a.remove)}[a.action]()
+    except (st.Refused, OSError) as err:
         sys.exit(f"store {a.action}: {err}")

@@ -40,10 +40,11 @@ def _benchmark_row(path: Path) -> dict:
 
 def _record_row(path: Path, stored: bool) -> dict | None:
     """A record's row; ``stored`` where it is the record of a stored job. A record past
-    :data:`entropic_bound.store.records.LARGEST` bytes, or of another form than the jobs
-    write (:func:`entropic_bound.store.records.checked`), is one line of the log and no row."""
-    from entropic_bound.store.files import Refused
-    from entropic_bound.store.records import LARGEST, checked
+    ``RECORD_LARGEST`` bytes, or of another form than the jobs write (``check_record``, both
+    of :mod:`entropic_bound.store`), is one line of the log and no row."""
+    from entropic_bound.store import RECORD_LARGEST as LARGEST
+    from entropic_bound.store import Refused
+    from entropic_bound.store import check_record as checked
 
     try:
         if path.stat().st_size > LARGEST:
@@ -67,8 +68,8 @@ def _record_row(path: Path, stored: bool) -> dict | None:
 
 def stored_records(root: Path) -> set[str]:
     """The records of this run's stored jobs, by their path below ``root`` (the jobs' notes,
-    in the ``jobs`` folder beside it: :mod:`entropic_bound.store.notes`)."""
-    from entropic_bound.store.notes import notes
+    in the ``jobs`` folder beside it: ``read_notes`` of :mod:`entropic_bound.store`)."""
+    from entropic_bound.store import read_notes as notes
 
     found = set()
     for note in notes(root.parent / "jobs", existing=False):
