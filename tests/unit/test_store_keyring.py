@@ -19,6 +19,11 @@ from entropic_bound.store.files import Refused
 from entropic_bound.store.layout import Store
 from entropic_bound.store.signing import add_trusted
 
+# the process's own peak (VmHWM: its address space's, fresh at exec; ru_maxrss would carry
+# the forking pytest's peak across the exec)
+PEAK_KB = ("int(next(line.split()[1] for line in open('/proc/self/status') "
+           "if line.startswith('VmHWM:')))")
+
 
 @pytest.fixture()
 def workdir(tmp_path, monkeypatch):
@@ -211,8 +216,8 @@ def test_the_review_sees_past_attributes_a_split_line_and_a_name_collision(workd
     assert lines[0].startswith("attributes A: .gitattributes (git's attributes can hide")
     assert any(line.startswith("trusted-keys.txt: every run refuses it: trusted-keys.txt line "
                                "2: '# note: keys rotate\\ruser-abc123:") for line in lines), lines
-    assert "force-added A: results/jobs/n.json (results/ is ignored by git; a run reads what " \
-           "lies there)" in lines
+    assert "force-added A: results/jobs/n.json (results/ and logs/ are ignored by git; a run " \
+           "reads what lies there, and refuses to start while git tracks any)" in lines
     assert "A store/\u00e9.sha256: not a store name (never read)" in lines
     # the same key on a line of its own: a collision with your own key's name
     Path("trusted-keys.txt").write_text(f"{me.public_line}\n{mallory.public_line}\n")
@@ -239,10 +244,10 @@ def test_the_review_reads_a_bounded_part_of_a_gigabyte_record(workdir):
     git("add", "store")
     git("commit", "-qm", "a big record")
     Path(f"store/{key}_record.json").unlink()  # only git's object remains
-    code = ("import json, resource\n"
+    code = ("import json\n"
             "from entropic_bound.store.review import review\n"
             "lines = review('HEAD~1..HEAD')\n"
-            "print(json.dumps([lines, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss]))\n")
+            f"print(json.dumps([lines, {PEAK_KB}]))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     lines, peak_kb = json.loads(out.stdout)
@@ -268,3 +273,81 @@ def test_store_check_names_an_alias_that_is_not_a_key(workdir):
     assert check(store, None) == 1
     (problem,) = store.check()
     assert problem.key.endswith(".alias") and "is not a key" in problem.reason
+
+
+def test_a_folder_a_pull_added_below_a_clone_accepts_no_key_at_first_use(workdir, tmp_path):
+    """From the second attack review: a profile's `directory: w` made every run work in a
+    folder the pull added, with a list of its own, whose first use accepted it as it stood."""
+    import os
+
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    os.chdir(origin)
+    git("init", "-q")
+    publisher = trust.make_key("publisher", tmp_path / "p.key")
+    Path("trusted-keys.txt").write_text(publisher.public_line + "\n")
+    git("add", "trusted-keys.txt")
+    git("commit", "-qm", "published")
+    subprocess.run(["git", "clone", "-q", str(origin), str(tmp_path / "clone")], check=True)
+    mallory = trust.make_key("mallory", tmp_path / "m.key")
+    Path("w").mkdir()
+    Path("w/trusted-keys.txt").write_text(f"{publisher.public_line}\n{mallory.public_line}\n")
+    git("add", "w")
+    git("commit", "-qm", "a working folder")
+    os.chdir(tmp_path / "clone")
+    git("pull", "-q", "--ff-only")
+    found = keyring.state("w")
+    assert "w/trusted-keys.txt did not exist at clone time" in found.first_use
+    assert set(found.keys) == {trust.load_signer().name} if trust.load_signer() else not found.keys
+    assert sorted(n for n, _ in found.proposed) == ["mallory", "publisher"]
+
+
+def test_a_copy_of_the_workflow_carries_the_keys_its_checkout_trusts(workdir, tmp_path):
+    """From the second attack review: the machine study's copy of the workflow accepted, at
+    its first use, whatever its copied list held."""
+    trust.make_key("me")
+    publish(workdir, "publisher")
+    assert set(keyring.trusted()) == {"me", "publisher"}
+    publish(workdir, "mallory")  # the pull: proposed here
+    assert "mallory" not in keyring.trusted()
+    copy = tmp_path / "study"
+    copy.mkdir()
+    Path(copy / "trusted-keys.txt").write_text(Path("trusted-keys.txt").read_text())
+    keyring.carry(".", copy)
+    assert set(keyring.trusted(copy)) == {"me", "publisher"}
+
+
+def test_the_review_escapes_every_name_flags_links_and_reads_signatures_once(workdir):
+    """From the second attack review: realisation names printed raw (terminal escapes hid the
+    lines above them); a `results` link and links elsewhere unseen; a .sig of hundreds of
+    lines checked once per line (minutes per entry)."""
+    import base64
+    import os
+    import time
+
+    from entropic_bound.store.review import review
+
+    (workdir / "repo").mkdir()
+    os.chdir(workdir / "repo")
+    git("init", "-q")
+    Path("README").write_text("x")
+    git("add", "README")
+    git("commit", "-qm", "base")
+    Path("store/realisations").mkdir(parents=True)
+    Path("store/realisations/\x1b[H\x1b[J.json").write_text("{}")
+    Path("results").symlink_to("report")
+    Path("docs").symlink_to("/etc")
+    key = "ab" * 32
+    Path(f"store/{key}.sha256").write_text(f"{'0' * 64}  {key}_record.json\n")
+    junk = base64.b64encode(b"\1" * 64).decode()
+    Path(f"store/{key}.sig").write_text(
+        "".join(f"entry entropic-bound-paper-2026-12 {junk}\n" for _ in range(500)))
+    git("add", "-f", "store", "results", "docs")
+    git("commit", "-qm", "attack")
+    start = time.perf_counter()
+    lines = review("HEAD~1..HEAD")
+    assert time.perf_counter() - start < 10
+    assert not any("\x1b" in line for line in lines), lines
+    assert any(line.startswith("A store/realisations/\\x1b[H") for line in lines), lines
+    assert any(line.startswith("force-added A: results (") for line in lines), lines
+    assert "link A: docs (git checks it out as a link: what reads it reads its target)" in lines

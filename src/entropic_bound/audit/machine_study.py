@@ -30,7 +30,8 @@ WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "s
 # its parts form a group of which one seed is recomputed (None: every seed)
 GROUPS = {"e1": ("train-fixed", None), "e5": ("train-grid", None),
           "e2": ("train-fixed", 1), "e3": ("train-grid", 3), "e6": ("train-lm", 2)}
-CELL = re.compile(r"results/cells/(e\d)/(.+)/s(\d+)\.npz$")
+# a cell's path: word-character folders only (a record is data: no '..' may lead elsewhere)
+CELL = re.compile(r"^results/cells/(e\d)/((?:[\w-]+/)*[\w-]+)/s(\d+)\.npz$")
 
 
 def training_cells(store_dir: str | Path) -> pd.DataFrame:

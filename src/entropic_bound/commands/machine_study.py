@@ -49,7 +49,7 @@ def study(a: argparse.Namespace, cells, work) -> None:
     from pathlib import Path
 
     from entropic_bound.audit.machine_study import WORKFLOW_FILES
-    from entropic_bound.store import ALIAS, LOCKS, Store
+    from entropic_bound.store import ALIAS, LOCKS, Store, carry
 
     log = logging.getLogger("entropic_bound")
     if work.exists():
@@ -61,6 +61,9 @@ def study(a: argparse.Namespace, cells, work) -> None:
             shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(src, dest)
+    # the study trusts exactly the keys this checkout trusts: its copy's first use would
+    # accept whatever its list holds now
+    carry(".", work)
     # the store, linked file by file (a run writes new files and never rewrites one), without
     # the chosen entries and the aliases that name them
     study_store = work / "store"

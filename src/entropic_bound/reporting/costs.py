@@ -31,11 +31,17 @@ COLUMNS = ["rule", "experiment", "job", "seconds", "max_rss_mb", "cpu_seconds", 
            "cpu_model", "capability", "commit", "stored"]
 
 
-def _benchmark_row(path: Path) -> dict:
-    record = pd.read_csv(path, sep="\t").iloc[-1]  # a --benchmark-repeats file: last run
-    return {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
-            "cpu_seconds": float(record["cpu_time"]),
-            "finished": datetime.fromtimestamp(path.stat().st_mtime), "stored": False}
+def _benchmark_row(path: Path) -> dict | None:
+    """A Snakemake benchmark file's row (its last run, of a ``--benchmark-repeats`` file); one
+    line of the log and no row where it is not one."""
+    try:
+        record = pd.read_csv(path, sep="\t").iloc[-1]
+        row = {"seconds": float(record["s"]), "max_rss_mb": float(record["max_rss"]),
+               "cpu_seconds": float(record["cpu_time"])}
+    except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError) as err:
+        logging.getLogger("entropic_bound").warning("costs: %s not counted: %s", path, err)
+        return None
+    return {**row, "finished": datetime.fromtimestamp(path.stat().st_mtime), "stored": False}
 
 
 def _record_row(path: Path, stored: bool) -> dict | None:

@@ -46,13 +46,15 @@ _EXPORTS = {
     # a job's note (this checkout's workflow speaking) and its manifest
     "NOTES": ("notes", "NOTES"), "read_notes": ("notes", "notes"),
     "note_path": ("notes", "note_path"), "write_note": ("notes", "write_note"),
+    "tracked": ("notes", "tracked"),
     "render_manifest": ("manifest", "render"),
     # the code part of a key
     "closure_digest": ("closure", "closure_digest"),
     "command_sources": ("closure", "command_sources"),
     "command_imports": ("closure", "command_imports"),
     # trust, records read as data, plans
-    "trusted": ("keyring", "trusted"), "record_of": ("records", "record_of"),
+    "trusted": ("keyring", "trusted"), "carry": ("keyring", "carry"),
+    "record_of": ("records", "record_of"),
     "check_record": ("records", "checked"), "RECORD_LARGEST": ("records", "LARGEST"),
     "wrapped": ("plan", "wrapped"),
     # a run's store lines

@@ -14,9 +14,13 @@
   commit that added it. A key the list drops is no longer trusted (the list may narrow trust,
   never widen it); once keys were accepted, a list that disappears leaves only the user's own
   key, never an unsigned store.
-* **First use.** A checkout with no accepted keys yet accepts those listed *at clone time*: the
-  commit git's reflog says the clone checked out (``clone: from ...``); where git names none
-  (a copy, a tarball, a worktree), the list as it stands at that first use (said in one line).
+* **First use.** A checkout with no accepted keys yet accepts those its folder listed *at
+  clone time*: the commit git's reflog says the clone checked out (``clone: from ...``); none
+  where the folder held no list then (a folder below the checkout's top that a pull added, as
+  a profile's ``directory:`` may name). Where git names no clone commit (``git init``, a
+  worktree) or outside git (a copy, a tarball), the list as it stands at that first use.
+  Each first use is said in one line. A copy of the workflow made by a command (the machine
+  study's) carries this checkout's accepted keys (:func:`carry`).
 * **Your own key** is trusted by its public half (:func:`entropic_bound.store.trust.load_signer`):
   a listed key under your key's name with another public half is refused in one line, as is a
   name listed twice (both lines); the rest of the list stands.
@@ -110,24 +114,51 @@ def _git(workdir: str | os.PathLike[str], *args: str) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
-def clone_commit(workdir: str | os.PathLike[str] = ".") -> str | None:
-    """The commit a clone of this checkout first checked out (the oldest entry of HEAD's
-    reflog, where it says ``clone: from``); None where git names none."""
-    if _git(workdir, "rev-parse", "--show-prefix") != b"\n":
-        return None  # not the top of a checkout: its list is not the workflow's
+def clone_commit(workdir: str | os.PathLike[str] = ".") -> tuple[str | None, str] | None:
+    """Where ``workdir`` lies in a git checkout: the commit a clone first checked out (the
+    oldest entry of HEAD's reflog, where it says ``clone: from``; None where git names none:
+    ``git init``, a worktree) and the folder's path below the checkout's top (``""`` at the
+    top). None outside any checkout."""
+    prefix = _git(workdir, "rev-parse", "--show-prefix")
+    if prefix is None:
+        return None
     log = _git(workdir, "reflog", "show", "--format=%H %gs", "HEAD")
     oldest = (log or b"").strip().splitlines()[-1:] or [b""]
     sha, _, subject = oldest[0].decode("ascii", "replace").partition(" ")
-    return sha if subject.startswith("clone: from") else None
+    return (sha if subject.startswith("clone: from") else None,
+            prefix.decode("utf-8", "surrogateescape").strip())
 
 
-def list_at(workdir: str | os.PathLike[str], commit: str) -> bytes | None:
-    """The list's raw bytes at ``commit`` (``git cat-file``: never a filter of the
-    repository's attributes), at most :data:`SMALL` of them."""
-    size = _git(workdir, "cat-file", "-s", f"{commit}:{TRUSTED_KEYS}")
+def list_at(workdir: str | os.PathLike[str], commit: str, path: str) -> bytes | None:
+    """The raw bytes of the list at ``path`` (from the checkout's top) at ``commit`` (``git
+    cat-file``: never a filter of the repository's attributes), at most :data:`SMALL` of
+    them; None where the commit holds none there."""
+    size = _git(workdir, "cat-file", "-s", f"{commit}:{path}")
     if size is None or int(size) > SMALL:
         return None
-    return _git(workdir, "cat-file", "blob", f"{commit}:{TRUSTED_KEYS}")
+    return _git(workdir, "cat-file", "blob", f"{commit}:{path}")
+
+
+def first_use(workdir: str | os.PathLike[str], listed: list[tuple[int, str, str]]
+              ) -> tuple[set[tuple[str, str]], str]:
+    """What a checkout's first use accepts, and the line that says so (the module's doc): in
+    a clone, the list its folder held at clone time (none where it held none: a folder a pull
+    added, or a profile's ``directory:`` below the checkout, accepts nothing); in a checkout
+    git names no clone commit of, or outside git (a copy, a tarball), the list as it stands."""
+    where = clone_commit(workdir)
+    if where is not None and where[0] is not None:
+        commit, prefix = where
+        data = list_at(workdir, commit, prefix + TRUSTED_KEYS)
+        if data is None:
+            return set(), (f"first use of this checkout: {prefix + TRUSTED_KEYS} did not exist "
+                           f"at clone time (commit {commit[:12]}): no key accepted")
+        found = {(n, k) for _, n, k in parse_list(data, f"{TRUSTED_KEYS} at {commit}")}
+        return found, (f"first use of this checkout: accepted the {len(found)} keys "
+                       f"{TRUSTED_KEYS} listed at clone time (commit {commit[:12]})")
+    found = {(n, k) for _, n, k in listed}
+    return found, (f"first use of this checkout: accepted the {len(found)} keys {TRUSTED_KEYS} "
+                   "lists now (" + ("git names no clone commit" if where else "not a git "
+                                    "checkout") + ")")
 
 
 def added_by(workdir: str | os.PathLike[str], encoded: str) -> str:
@@ -168,14 +199,9 @@ def state(workdir: str | os.PathLike[str] = ".") -> TrustState:
     accepted = read_accepted(workdir)
     first = None
     if accepted is None and data is not None:
-        commit = clone_commit(workdir)
-        at_clone = list_at(workdir, commit) if commit else None
-        source = parse_list(at_clone, f"{TRUSTED_KEYS} at {commit}") if at_clone else listed
-        accepted = {(n, k) for _, n, k in source}
+        accepted, first = first_use(workdir, listed)
         write_accepted(workdir, accepted)
-        first = (f"first use of this checkout: accepted the {len(accepted)} keys "
-                 f"{TRUSTED_KEYS} listed " + (f"at clone time (commit {commit[:12]})" if at_clone
-                                              else "now") + f"; kept in {accepted_path(workdir)}")
+        first += f"; kept in {accepted_path(workdir)}"
     if data is None and not accepted:
         return TrustState(None)
     names = [n for _, n, _ in listed]
@@ -234,6 +260,16 @@ def accept(name: str | None, workdir: str | os.PathLike[str] = ".") -> list[str]
     write_accepted(workdir, {p for p in pairs if p[0] != name}
                    | {(n, k) for n, k in found.proposed if n == name})
     return shown
+
+
+def carry(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
+    """Make ``dest`` (a copy of this workflow, e.g. the machine study's work folder) accept
+    exactly the keys ``source`` trusts: its first use would otherwise accept what its list
+    holds now."""
+    found = state(source)
+    listed = {(n, k) for _, n, k in parse_list(read_list(source) or b"")}
+    write_accepted(dest, (read_accepted(source) or set()) & listed if found.keys is not None
+                   else set())
 
 
 def accept_line(line: str, workdir: str | os.PathLike[str] = ".") -> None:

@@ -73,16 +73,18 @@ def write_note(note: dict[str, Any], root: str | os.PathLike[str] = NOTES) -> No
                   (json.dumps(signed, indent=1, sort_keys=True) + "\n").encode())
 
 
-def _tracked(root: Path) -> set[str]:
-    """The names of the files under ``root`` that git tracks (none outside a checkout)."""
+def tracked(*paths: str | os.PathLike[str]) -> list[str]:
+    """The files git tracks at or under ``paths`` (none outside a checkout). ``results/`` and
+    ``logs/`` are ignored: what git tracks there was force-added, and a pull writes it over
+    a run's own files (the workflow refuses to start while there is any)."""
     try:
-        proc = subprocess.run(["git", "ls-files", "-z", "--", str(root)], capture_output=True,
-                              timeout=30)
+        proc = subprocess.run(["git", "ls-files", "-z", "--", *map(str, paths)],
+                              capture_output=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
-        return set()
+        return []
     if proc.returncode:
-        return set()
-    return {Path(os.fsdecode(p)).name for p in proc.stdout.split(b"\0") if p}
+        return []
+    return [os.fsdecode(p) for p in proc.stdout.split(b"\0") if p]
 
 
 def notes(root: str | os.PathLike[str] = NOTES, existing: bool = True,
@@ -93,11 +95,11 @@ def notes(root: str | os.PathLike[str] = NOTES, existing: bool = True,
     found = []
     paths = sorted(Path(root).glob("*.json")) if Path(root).is_dir() else []
     secret = _secret(create=False) if paths else None
-    tracked = _tracked(Path(root)) if paths else set()
+    committed = {Path(p).name for p in tracked(root)} if paths else set()
     for path in paths:
         if not path.is_file():  # a folder or a pipe planted under that name: never read
             continue
-        if path.name in tracked:
+        if path.name in committed:
             if refused is not None:
                 refused.append(f"{shown(str(path))}: a note committed into git (results/ is "
                                "ignored): not this user's run's; not read")

@@ -47,10 +47,16 @@ def checked(record: object) -> dict:
                 or (isinstance(v, list) and all(isinstance(x, str) for x in v))
                 for v in value.values()):
             raise Refused(f"{name}: expected an object of strings, numbers and lists of strings")
+    machine = record.get("machine", {})
+    if not (isinstance(machine.get("cpu_flags", []), list)
+            and isinstance(machine.get("kernel_env", {}), dict)
+            and all(isinstance(v, str) for v in machine.get("kernel_env", {}).values())):
+        raise Refused("machine: expected cpu_flags a list of strings, kernel_env an object of "
+                      "strings")
     if "finished" in record:
-        try:
-            datetime.strptime(str(record["finished"]), FINISHED)
-        except ValueError:
+        try:  # a time in the local zone, as the costs read it
+            datetime.strptime(str(record["finished"]), FINISHED).astimezone()
+        except (ValueError, OverflowError):
             raise Refused(f"finished: expected a time as {FINISHED}") from None
     return record
 

@@ -29,6 +29,7 @@ from entropic_bound.store.layout import (
     SEAL,
     SIGNATURES,
     SMALL,
+    is_key,
     split,
 )
 from entropic_bound.store.trust import (
@@ -134,12 +135,13 @@ def _signed(head: str, store: str, key: str, base_keys: dict[str, object]) -> st
                 parse_json(content["realisation"])).decode()
         except (ValueError, RecursionError):  # JSON too deep to write back
             content["realisation"] = None
+    # each kind's good signers once: a .sig of hundreds of lines is checked in one pass
+    good = {kind: set(verified_signers(found, kind, key, text.encode(), base_keys))
+            for kind, text in content.items() if text is not None}
     verified, claimed = set(), set()
     for kind, name, _ in found:
-        text = content.get(kind)
-        ok = text is not None and name in verified_signers(
-            found, kind, key, text.encode(), base_keys)
-        (verified if ok else claimed).add(f"{kind} by {_printable(name)}")
+        (verified if name in good.get(kind, ()) else claimed).add(
+            f"{kind} by {_printable(name)}")
     return (f"  signed: {', '.join(sorted(verified)) or 'by no key BASE trusts'}"
             + (f"; claimed, not verified: {', '.join(sorted(claimed))}" if claimed else ""))
 
@@ -190,9 +192,13 @@ def review(span: str, store: str = "store") -> list[str]:
         elif name == ".gitattributes":
             lines.append(f"attributes {change.status}: {shown} (git's attributes can hide or "
                          "rewrite a file in `git diff`; this review reads git's objects)")
-        elif path.startswith("results/"):
-            lines.append(f"force-added {change.status}: {shown} (results/ is ignored by git; "
-                         "a run reads what lies there)")
+        elif path == "results" or path.startswith(("results/", "logs/")) or path == "logs":
+            lines.append(f"force-added {change.status}: {shown} (results/ and logs/ are "
+                         "ignored by git; a run reads what lies there, and refuses to start "
+                         "while git tracks any)")
+        elif change.new_mode == LINK and not path.startswith(f"{store}/"):
+            lines.append(f"link {change.status}: {shown} (git checks it out as a link: what "
+                         "reads it reads its target)")
         elif path.startswith(f"{store}/"):
             inside = path[len(store) + 1:]
             if inside.startswith(f"{LOCKS}/"):
@@ -201,7 +207,8 @@ def review(span: str, store: str = "store") -> list[str]:
                 lines.append(f"{change.status} {shown}: a link (never read)")
             elif "/" not in inside and (parts := split(name)) is not None:
                 entries[parts[0]][parts[1]] = change.status
-            elif inside.startswith(f"{REALISATIONS}/") and name.endswith(".json"):
+            elif (inside == f"{REALISATIONS}/{name}" and name.endswith(".json")
+                  and is_key(name[:-5])):
                 entries[name[:-5]]["realisation"] = change.status
             else:
                 lines.append(f"{change.status} {shown}: not a store name (never read)")
