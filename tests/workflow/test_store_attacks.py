@@ -234,3 +234,17 @@ def subprocess_out(workdir: Path, *args: str) -> str:
 
     return subprocess.run([sys.executable, "-m", "entropic_bound.cli", *args], cwd=workdir,
                           check=True, capture_output=True, text=True).stdout
+
+
+def test_a_run_refuses_to_start_while_git_tracks_an_output(tmp_path):
+    """From the second attack review: a pull put a link in results/'s place (or force-added an
+    output), and the run read it as its own, no store or review involved."""
+    work = copy_workflow(tmp_path / "w")
+    git_in(work, "init", "-q")
+    (work / "results/estimates/e1/independent").mkdir(parents=True)
+    (work / "results/estimates/e1/independent/s0.parquet").write_text("planted")
+    git_in(work, "add", "-f", "results/estimates/e1/independent/s0.parquet")
+    out = snakemake(work, "-n", *QUICK, check=False)
+    assert out.returncode != 0
+    assert ("git tracks 1 file(s) under results/ or logs/ "
+            "('results/estimates/e1/independent/s0.parquet'...)") in out.stdout + out.stderr

@@ -1,6 +1,7 @@
 import json
 import os
 import re
+import shlex
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -15,7 +16,7 @@ from entropic_bound.plumbing.settings import (
 from entropic_bound.data.corpus_lock import corpus_pin as lock_entry_of_corpus
 from entropic_bound.data.meaningful import check_meaningful
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
-from entropic_bound.store import render_manifest, store_unusable
+from entropic_bound.store import render_manifest, store_unusable, tracked
 from entropic_bound.plumbing.device import resolve_device
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
@@ -43,49 +44,67 @@ envvars:
     "ENTROPIC_BOUND_ROOT",
 
 
-# The store (entropic_bound.store): every stored rule's shell command goes through
-# `entropic-bound-store MANIFEST -- COMMAND` (STORE_RUN), which computes the job's key from
-# its manifest and inputs, fetches its entry (checked against its seal, copied) or computes and
-# stores it. The manifest is the job's `store` param (stored_params): this workflow's own text.
-# The teacher arrays enter the keys below them by their job's key, not their bytes: their bytes
-# depend on the CPU's BLAS kernels, and the keys of the jobs that read them must be the same on
-# every machine (docs/design.md, "The store key").
+# The store (entropic_bound.store): a stored rule writes its command once, in its `job`
+# param, `stored(COMMAND, ...)`, and runs `shell: STORED`: `entropic-bound-store MANIFEST
+# RULE`, which renders the command from the job's manifest (the workflow's own text:
+# command, params, inputs, outputs), computes the job's key from it, fetches its entry
+# (checked against its seal, copied) or runs the command and stores what it made. The teacher
+# arrays enter the keys below them by their job's key, not their bytes: their bytes depend on
+# the CPU's BLAS kernels, and the keys of the jobs that read them must be the same on every
+# machine (docs/design.md, "The store key").
 STORE = os.path.abspath(config["store"])
 if store_unusable(STORE):
     raise WorkflowError(f"config store={config['store']}: {store_unusable(STORE)}")
-STORE_RUN = "entropic-bound-store {params.store:q} -- "
+# results/ and logs/ are ignored by git: a file git tracks there (a link in results/'s place,
+# an output force-added) came with a pull and would stand for a run's own output
+if committed := tracked("results", "logs"):
+    raise WorkflowError(
+        f"git tracks {len(committed)} file(s) under results/ or logs/ ({committed[0]!r}...): "
+        "a pull wrote them, and a run would read them as its own; `git rm --cached` them"
+    )
+STORED = "{params.job} {rule} > {log} 2>&1"
 COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+) ")  # the library command a shell runs
 
 
-def stored_params(rule_name, command, keep="entry", keyed=None, expect=None, code=True, **params):
-    """The params of a job that goes through the store: `params` as given (values, or
-    functions of the wildcards), `store`, the job's manifest (the store's render_manifest),
-    and `code` (code_digest of the library command `command` runs; not in the manifest, whose
-    `code` input lists the files themselves). `command` is the rule's shell command after
-    STORE_RUN, as written; `keyed` maps an input name to a function of the wildcards giving the
-    manifest of the job that made it (an input keyed by its job); `expect` is a function of the
-    wildcards giving the sha256 that outputs must have (a fetched entry whose output differs is
-    set aside); `keep` is what the store keeps (entry, realisation or note); `code=False`: the
-    job's code is no input (a corpus text, pinned by its sha256)."""
-    library = COMMAND.match(command).group(1) if code else None
+def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None, **params):
+    """A stored rule's `job` param: `command` as written (its fields {params.NAME[:q]},
+    {input.NAME}, {output.NAME}, {threads}), run through the store by `shell: STORED`.
+    `params`: the science settings the command reads (values, or functions of the wildcards),
+    each in the key; `given`: settings the command reads that a keyed input already fixes
+    (rendered, not keyed: a key holds each value once); `keyed` maps an input name to a
+    function of the wildcards giving the manifest of the job that made it (an input keyed by
+    its job); `expect` is a function of the wildcards giving the sha256 that outputs must have
+    (a fetched entry whose output differs is set aside); `keep` is what the store keeps
+    (entry, realisation or note); `code=False`: the job's code is no input (a corpus text,
+    pinned by its sha256). The store is named as the config names it (relative to the
+    workflow's directory, where every job runs), so moving a checkout reruns no job."""
+    library = COMMAND.match(command + " ").group(1) if code else None
     sources = {"code": lib(library)} if code else {}
+    digest = code_digest(library) if code else None
 
-    # the store as the config names it (relative to the workflow's directory, where every job
-    # runs), so that moving a checkout changes no param and reruns no job
-    def manifest(wildcards, input, output):
-        return render_manifest(
-            rule_name,
+    def value(v, wildcards):
+        return v(wildcards) if callable(v) else v
+
+    def job(wildcards, input, output, threads):
+        values = {n: value(v, wildcards) for n, v in params.items()}
+        if "{threads}" in command:
+            values["threads"] = threads
+        manifest = render_manifest(
+            None,
             keep,
             config["store"],
             command,
-            {n: v(wildcards) if callable(v) else v for n, v in params.items()},
+            values,
             {**{n: [v] if isinstance(v, str) else list(v) for n, v in input.items()}, **sources},
             dict(output.items()),
-            {n: job(wildcards) for n, job in (keyed or {}).items()},
+            {n: j(wildcards) for n, j in (keyed or {}).items()},
             expect(wildcards) if expect else None,
+            {n: value(v, wildcards) for n, v in (given or {}).items()},
+            digest,
         )
+        return f"entropic-bound-store {shlex.quote(manifest)}"
 
-    return {**params, "store": manifest, **({"code": code_digest(library)} if code else {})}
+    return job
 
 
 MAKE_DATA = "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"

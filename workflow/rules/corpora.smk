@@ -2,12 +2,6 @@
 # per (corpus, d_model, seed), measure its heads, compute the data side per corpus, aggregate.
 
 
-FETCH_CORPUS = (
-    "entropic-bound fetch-corpus --params {params.fetch:q} --record {output.record}"
-    " --text {output.text} --provenance {output.provenance} > {log} 2>&1"
-)
-
-
 rule fetch_corpus:
     # No code (code=False): the text is pinned by its sha256 (the lock's `corpus:<name>`, a
     # param), so an edit of the fetch code cannot change it, and the pin, not the code, keys
@@ -21,9 +15,9 @@ rule fetch_corpus:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        **stored_params(
-            "fetch_corpus",
-            FETCH_CORPUS,
+        job=stored(
+            "entropic-bound fetch-corpus --params {params.fetch:q} --record {output.record}"
+            " --text {output.text} --provenance {output.provenance}",
             code=False,
             # a stored text must be the one corpora.lock.json pins (none before its first fetch)
             expect=lambda wc: pinned_text(config["e6"]["lock_file"], wc.corpus),
@@ -40,14 +34,7 @@ rule fetch_corpus:
             ),
         ),
     shell:
-        STORE_RUN + FETCH_CORPUS
-
-
-TOKENIZE_CORPUS = (
-    "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
-    " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}"
-    " > {log} 2>&1"
-)
+        STORED
 
 
 rule tokenize_corpus:
@@ -64,9 +51,9 @@ rule tokenize_corpus:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        **stored_params(
-            "tokenize_corpus",
-            TOKENIZE_CORPUS,
+        job=stored(
+            "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
+            " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}",
             keep="realisation",
             tok=as_json(
                 {
@@ -77,7 +64,7 @@ rule tokenize_corpus:
             ),
         ),
     shell:
-        STORE_RUN + TOKENIZE_CORPUS
+        STORED
 
 
 rule corpus_stats:
@@ -106,14 +93,6 @@ rule corpus_stats:
         " --meta {input.meta} --out {output} > {log} 2>&1"
 
 
-TRAIN_LM_CELLS = (
-    "entropic-bound train-lm --threads {params.threads} --params {params.lm:q}"
-    " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
-    " --weights {output.weights} --metrics {output.metrics}"
-    " --trajectory {output.trajectory} --weights-dtype float16 > {log} 2>&1"
-)
-
-
 rule train_lm_cells:
     input:
         **rules.tokenize_corpus.output,
@@ -130,21 +109,15 @@ rule train_lm_cells:
     resources:
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        **stored_params(
-            "train_lm_cells",
-            TRAIN_LM_CELLS,
-            threads=config["threads_per_job"],
+        job=stored(
+            "entropic-bound train-lm --threads {threads} --params {params.lm:q}"
+            " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
+            " --weights {output.weights} --metrics {output.metrics}"
+            " --trajectory {output.trajectory} --weights-dtype float16",
             lm=lambda wc: lm_params(wc, DEVICE),
         ),
     shell:
-        STORE_RUN + TRAIN_LM_CELLS
-
-
-MEASURE_LM_CELLS = (
-    "entropic-bound measure-lm --params {params.cell:q} --record {output.record}"
-    " --metrics {input.metrics} --trajectory {input.trajectory} --weights {input.weights}"
-    " --out {output.measures} > {log} 2>&1"
-)
+        STORED
 
 
 rule measure_lm_cells:
@@ -162,16 +135,17 @@ rule measure_lm_cells:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        **stored_params(
-            "measure_lm_cells",
-            MEASURE_LM_CELLS,
+        job=stored(
+            "entropic-bound measure-lm --params {params.cell:q} --record {output.record}"
+            " --metrics {input.metrics} --trajectory {input.trajectory} --weights {input.weights}"
+            " --out {output.measures}",
             keep="note",
             cell=lambda wc: as_json(
                 {"corpus": wc.corpus, "d_model": int(wc.d_model), "seed": int(wc.seed)}
             ),
         ),
     shell:
-        STORE_RUN + MEASURE_LM_CELLS
+        STORED
 
 
 rule aggregate_table6:

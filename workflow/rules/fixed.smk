@@ -22,14 +22,6 @@ rule make_fixed_data:
         MAKE_DATA
 
 
-TRAIN_FIXED_CELLS = (
-    "entropic-bound train-fixed --spec {params.spec:q} --record {output.record}"
-    " --threads {params.threads} --params {params.train:q}"
-    " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
-    " > {log} 2>&1"
-)
-
-
 rule train_fixed_cells:
     input:
         data=rules.make_fixed_data.output[0],
@@ -46,12 +38,12 @@ rule train_fixed_cells:
         mem_mb=dataset_mem_mb(800, fixed_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        **stored_params(
-            "train_fixed_cells",
-            TRAIN_FIXED_CELLS,
+        job=stored(
+            "entropic-bound train-fixed --spec {params.spec:q} --record {output.record}"
+            " --threads {threads} --params {params.train:q}"
+            " --data {input.data} --weights {output.weights} --metrics {output.metrics}",
+            given={"spec": fixed_spec},
             keyed={"data": teacher_job(fixed_spec)},
-            threads=config["threads_per_job"],
-            spec=fixed_spec,
             train=lambda wc: as_json(
                 {
                     **config[wc.fexp]["train"],
@@ -62,15 +54,7 @@ rule train_fixed_cells:
             ),
         ),
     shell:
-        STORE_RUN + TRAIN_FIXED_CELLS
-
-
-MEASURE_FIXED_CELLS = (
-    "entropic-bound measure-fixed --spec {params.spec:q} --record {output.record}"
-    " --threads 1 --params {params.measure:q}"
-    " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
-    " --out {output.measures} > {log} 2>&1"
-)
+        STORED
 
 
 rule measure_fixed_cells:
@@ -89,22 +73,17 @@ rule measure_fixed_cells:
     resources:
         mem_mb=dataset_mem_mb(300, fixed_section),
     params:
-        **stored_params(
-            "measure_fixed_cells",
-            MEASURE_FIXED_CELLS,
-            keyed={"data": teacher_job(fixed_spec)},
-            spec=fixed_spec,
+        job=stored(
+            "entropic-bound measure-fixed --spec {params.spec:q} --record {output.record}"
+            " --threads {threads} --params {params.measure:q}"
+            " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
+            " --out {output.measures}",
             measure=as_json({"tol": config["spectra"]["tol"]}),
+            given={"spec": fixed_spec},
+            keyed={"data": teacher_job(fixed_spec)},
         ),
     shell:
-        STORE_RUN + MEASURE_FIXED_CELLS
-
-
-ESTIMATE_E1_DATA = (
-    "entropic-bound estimate-fixed --spec {params.spec:q} --record {output.record}"
-    " --params {params.measure:q} --data {input.data}"
-    " --out {output.estimates} > {log} 2>&1"
-)
+        STORED
 
 
 rule estimate_e1_data:
@@ -120,15 +99,15 @@ rule estimate_e1_data:
     resources:
         mem_mb=dataset_mem_mb(800, lambda wc: config["e1"]),
     params:
-        **stored_params(
-            "estimate_e1_data",
-            ESTIMATE_E1_DATA,
-            keyed={"data": teacher_job(lambda wc: fixed_spec(wc, "e1"))},
-            spec=lambda wc: fixed_spec(wc, "e1"),
+        job=stored(
+            "entropic-bound estimate-fixed --spec {params.spec:q} --record {output.record}"
+            " --params {params.measure:q} --data {input.data} --out {output.estimates}",
             measure=as_json({"tol": config["spectra"]["tol"]}),
+            given={"spec": lambda wc: fixed_spec(wc, "e1")},
+            keyed={"data": teacher_job(lambda wc: fixed_spec(wc, "e1"))},
         ),
     shell:
-        STORE_RUN + ESTIMATE_E1_DATA
+        STORED
 
 
 rule aggregate_table1:

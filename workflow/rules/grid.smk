@@ -21,14 +21,6 @@ rule make_grid_data:
         MAKE_DATA
 
 
-TRAIN_GRID_CELLS = (
-    "entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
-    " --threads {params.threads} --params {params.train:q}"
-    " --data {input.data} --weights {output.weights} --metrics {output.metrics}"
-    " > {log} 2>&1"
-)
-
-
 rule train_grid_cells:
     input:
         data=rules.make_grid_data.output[0],
@@ -45,23 +37,16 @@ rule train_grid_cells:
         mem_mb=dataset_mem_mb(800, grid_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        **stored_params(
-            "train_grid_cells",
-            TRAIN_GRID_CELLS,
-            keyed={"data": teacher_job(grid_spec)},
-            threads=config["threads_per_job"],
-            spec=grid_spec,
+        job=stored(
+            "entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
+            " --threads {threads} --params {params.train:q}"
+            " --data {input.data} --weights {output.weights} --metrics {output.metrics}",
             train=lambda wc: as_json({**config[wc.exp]["train"], "device": DEVICE}),
+            given={"spec": grid_spec},
+            keyed={"data": teacher_job(grid_spec)},
         ),
     shell:
-        STORE_RUN + TRAIN_GRID_CELLS
-
-
-MEASURE_GRID_CELLS = (
-    "entropic-bound measure-grid --spec {params.spec:q} --record {output.record}"
-    " --params {params.measure:q} --data {input.data}"
-    " --weights {input.weights} --metrics {input.metrics} --out {output.measures} > {log} 2>&1"
-)
+        STORED
 
 
 rule measure_grid_cells:
@@ -79,15 +64,16 @@ rule measure_grid_cells:
     resources:
         mem_mb=dataset_mem_mb(300, grid_section),
     params:
-        **stored_params(
-            "measure_grid_cells",
-            MEASURE_GRID_CELLS,
-            keyed={"data": teacher_job(grid_spec)},
-            spec=grid_spec,
+        job=stored(
+            "entropic-bound measure-grid --spec {params.spec:q} --record {output.record}"
+            " --params {params.measure:q} --data {input.data}"
+            " --weights {input.weights} --metrics {input.metrics} --out {output.measures}",
             measure=as_json({"tol": config["spectra"]["tol"]}),
+            given={"spec": grid_spec},
+            keyed={"data": teacher_job(grid_spec)},
         ),
     shell:
-        STORE_RUN + MEASURE_GRID_CELLS
+        STORED
 
 
 rule aggregate_grid:

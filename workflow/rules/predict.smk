@@ -2,13 +2,6 @@
 # and on the robustness settings of e4.settings (generated here, never trained).
 
 
-ESTIMATE_E4_DATA = (
-    "entropic-bound estimate-e4 --spec {params.spec:q} --record {output.record}"
-    " --params {params.e4:q} --data {input.data} --out {output.estimates}"
-    " > {log} 2>&1"
-)
-
-
 rule estimate_e4_data:
     input:
         data=rules.make_grid_data.output[0],
@@ -22,11 +15,11 @@ rule estimate_e4_data:
     resources:
         mem_mb=dataset_mem_mb(800, grid_section),
     params:
-        **stored_params(
-            "estimate_e4_data",
-            ESTIMATE_E4_DATA,
+        job=stored(
+            "entropic-bound estimate-e4 --spec {params.spec:q} --record {output.record}"
+            " --params {params.e4:q} --data {input.data} --out {output.estimates}",
+            given={"spec": grid_spec},
             keyed={"data": teacher_job(grid_spec)},
-            spec=grid_spec,
             e4=lambda wc: as_json(
                 {
                     "setting": wc.exp,
@@ -41,7 +34,7 @@ rule estimate_e4_data:
             ),
         ),
     shell:
-        STORE_RUN + ESTIMATE_E4_DATA
+        STORED
 
 
 rule aggregate_table4:

@@ -224,14 +224,15 @@ def job_start_seconds(command: str, rounds: int = 3) -> float:
 
 _RULE = re.compile(r"^rule (\w+):", re.M)
 _COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+)")
-# a shell command given by name (the store's wrapped commands: STORE_RUN + TRAIN_GRID_CELLS)
-_SHELL_NAME = re.compile(r"^    shell:\n\s+(?:STORE_RUN \+ )?([A-Z][A-Z0-9_]*)\s*$", re.M)
+# a shell command given by name (MAKE_DATA; a stored rule's STORED runs the command of its
+# `job` param, written in the rule)
+_SHELL_NAME = re.compile(r"^    shell:\n\s+([A-Z][A-Z0-9_]*)\s*$", re.M)
 
 
 def rule_commands(rules_dir: str = "workflow/rules") -> dict[str, str]:
     """The ``entropic-bound`` command each rule of the workflow runs (a rule runs one, by the
-    workflow's design, written in its shell or in the constant its shell names); rules that run
-    none (``all``) are absent."""
+    workflow's design, written in its shell, its stored `job` param or the constant its shell
+    names); rules that run none (``all``) are absent."""
     texts = {path: path.read_text(encoding="utf-8")
              for path in sorted(Path(rules_dir).glob("*.smk"))}
     named = {m.group(1): c.group(1) for text in texts.values()
@@ -242,10 +243,9 @@ def rule_commands(rules_dir: str = "workflow/rules") -> dict[str, str]:
         rules = list(_RULE.finditer(text))
         for match, end in zip(rules, [m.start() for m in rules[1:]] + [len(text)]):
             by_name = _SHELL_NAME.search(text, match.end(), end)
-            command = None if by_name else _COMMAND.search(text, match.end(), end)
             if by_name and by_name.group(1) in named:
                 commands[match.group(1)] = named[by_name.group(1)]
-            elif command:
+            elif command := _COMMAND.search(text, match.end(), end):
                 commands[match.group(1)] = command.group(1)
     return commands
 

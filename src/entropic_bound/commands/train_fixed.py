@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from entropic_bound.commands._args import add_paths, add_spec
-from entropic_bound.commands._dataset import dataset
-from entropic_bound.plumbing.device import resolve_device
+from entropic_bound.commands._dataset import add_training_arguments, dataset, training_settings
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_spec(p)
-    add_paths(p, "--data", "--weights", "--metrics")
+    add_training_arguments(p)
 
 
 def run(a: argparse.Namespace) -> None:
     from entropic_bound.training.fixed import FixedTraining, train_fixed
 
-    params = dict(a.params)
-    on = resolve_device(params.pop("device"))
+    params, on = training_settings(a)
     for key in ("classes", "variants"):
         if key in params:
             params[key] = tuple(params[key])

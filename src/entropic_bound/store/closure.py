@@ -8,7 +8,8 @@ rules that execute the edited file; a stored job's manifest lists the files
 (:func:`command_sources`), and its store key reads their syntax trees. The list is the import
 closure of the rule's CLI command: ``cli`` (the dispatcher, which imports only the command it
 runs), the command's own module ``entropic_bound.commands.<command>`` and, transitively, every
-package module imported anywhere in those (an import inside a function counts: it may run).
+package module imported anywhere in those (an import inside a function counts: it may run; a
+package's lazy export counts as its submodule, ``entropic_bound.store``'s ``_EXPORTS``).
 Another command's module is in no other closure, so editing one command reruns (and misses in
 the store) only the jobs of the rules that run it. Importing ``entropic_bound.a.b`` also
 executes the ``__init__.py`` of ``entropic_bound`` and of ``entropic_bound.a``, so every module
@@ -85,11 +86,25 @@ def _package_imports(tree: ast.AST, module: str) -> set[str]:
             target = _absolute(node, module)
             named.add(target)
             # from entropic_bound.measures import spectra: a submodule, or a name of the package
-            named.update(f"{target}.{alias.name}" for alias in node.names)
+            # (a lazy export names the submodule it loads: from entropic_bound.store import Store)
+            exports = _lazy_exports(target) if source_path(target) is not None else {}
+            named.update(f"{target}.{exports.get(alias.name, alias.name)}"
+                         for alias in node.names)
         elif isinstance(node, ast.Import):
             named.update(alias.name for alias in node.names)
     found = {m for m in named if source_path(m) is not None}
     return set().union(*map(_enclosing, found)) if found else set()
+
+
+@cache
+def _lazy_exports(package: str) -> dict[str, str]:
+    """Name -> submodule of a package's lazy exports (PEP 562): its ``_EXPORTS`` literal,
+    ``{name: (submodule, attribute)}``, which its ``__getattr__`` imports on first use."""
+    for node in _module_tree(package).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_EXPORTS"
+                                                for t in node.targets):
+            return {name: where[0] for name, where in ast.literal_eval(node.value).items()}
+    return {}
 
 
 @cache

@@ -1,4 +1,4 @@
-"""``entropic-bound-store MANIFEST -- COMMAND``: one job through the store, as ccache wraps a
+"""``entropic-bound-store MANIFEST RULE``: one job through the store, as ccache wraps a
 compiler.
 
 Every stored rule's shell command goes through this wrapper (``workflow/rules/common.smk``),
@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from entropic_bound.store import files, layout
+from entropic_bound.store.command import argv
 from entropic_bound.store.files import Refused, sha256, write_outside
 from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import file_digest, job_key
@@ -277,11 +278,13 @@ def compute(argv: list[str]) -> int:
     return subprocess.call(argv)
 
 
-def run(manifest_text: str, argv: list[str]) -> int:
-    """The job of ``manifest_text`` whose command is ``argv`` (module doc); its exit code."""
+def run(manifest_text: str, argv: list[str], rule: str | None = None) -> int:
+    """The job of ``manifest_text`` (of the rule ``rule`` where its manifest names none) whose
+    command is ``argv`` (module doc); its exit code."""
     manifest = parse(manifest_text)
-    if not argv:
-        raise Refused("the job's command is missing after --")
+    manifest["rule"] = rule or manifest["rule"]
+    if not argv or not manifest["rule"]:
+        raise Refused("the job's command and rule are expected")
     keep = manifest["keep"]
     key = job_key(manifest, digest_input, software())
     keys = trusted()
@@ -338,13 +341,15 @@ def run(manifest_text: str, argv: list[str]) -> int:
 
 
 def main(args: list[str] | None = None) -> None:
-    """``entropic-bound-store MANIFEST -- COMMAND``: every stored rule's shell command. Its own
+    """``entropic-bound-store MANIFEST RULE``: every stored rule's shell command, which runs
+    the command its manifest renders (:func:`entropic_bound.store.command.argv`). Its own
     console script, not a subcommand of ``entropic-bound``: a hit then imports neither numpy
     nor the command dispatcher."""
     args = sys.argv[1:] if args is None else args
-    if len(args) < 2 or args[1] != "--":
-        sys.exit("usage: entropic-bound-store MANIFEST -- COMMAND (the workflow writes it)")
+    if len(args) != 2:
+        sys.exit("usage: entropic-bound-store MANIFEST RULE (the workflow writes it)")
     try:
-        sys.exit(run(args[0], args[2:]))
+        manifest = parse(args[0])
+        sys.exit(run(args[0], argv(manifest["command"], manifest), args[1]))
     except (Refused, OSError) as err:
         sys.exit(f"store: {err}")

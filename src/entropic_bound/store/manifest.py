@@ -1,15 +1,23 @@
 """A job's manifest: what the workflow tells the store about one job, as one JSON object.
 
-The workflow (``workflow/rules/common.smk``, ``stored_params``) renders it from the rule's
-definition into the job's ``store`` param, and the job's shell command hands it to
-``entropic-bound-store MANIFEST -- COMMAND`` (:mod:`entropic_bound.store.job`). It is the
-workflow's own text, read at each job, never anything from the store. Its fields:
+The workflow (``stored(...)`` in ``workflow/rules/common.smk``) renders it from the rule's
+definition into the job's ``job`` param, and the job's shell command hands it to
+``entropic-bound-store MANIFEST RULE`` (:mod:`entropic_bound.store.job`), which runs the
+command it renders (:mod:`entropic_bound.store.command`). It is the workflow's own text, read
+at each job, never anything from the store. Its fields:
 
-* ``rule``: the rule's name; ``keep``: what the store keeps of the job (:data:`KEEPS`);
+* ``rule``: the rule's name (null in the param: the wrapper gets it from Snakemake's
+  ``{rule}``); ``keep``: what the store keeps of the job (:data:`KEEPS`);
 * ``store``: the store folder;
-* ``command``: the rule's shell command as written (before formatting), ``params``: the
-  job's params by name, ``inputs``: input name -> its paths, ``outputs``: output name -> path;
-  the key reads the first four (:func:`entropic_bound.store.keys.job_key`);
+* ``command``: the rule's command as written (before formatting), ``params``: the job's
+  params by name (``threads`` among them where the command reads ``{threads}``),
+  ``inputs``: input name -> its paths, ``outputs``: output name -> path; the key reads the
+  first four (:func:`entropic_bound.store.keys.job_key`);
+* ``given``: values the command is given that a keyed input already fixes (a dataset's spec,
+  written into the teacher array whose job keys it): rendered, not keyed, so a key holds
+  each value once;
+* ``code``: the digest of the code the command runs, for Snakemake's params trigger (the key
+  reads the code files themselves, listed in ``inputs``);
 * ``keyed``: input name -> the manifest (``command``, ``params``, ``inputs``) of the job that
   made it, for inputs that enter the key by their job's key (the teacher arrays);
 * ``expect``: output name -> the sha256 the workflow pins for it (a corpus text, pinned in
@@ -62,17 +70,22 @@ def parse(text: str) -> dict[str, Any]:
     if not (isinstance(expect, dict) and set(expect) <= set(outputs)
             and all(isinstance(v, str) for v in expect.values())):
         raise Refused("the job's manifest: expect must map outputs to sha256")
-    if not isinstance(manifest.get("store"), str) or not isinstance(manifest.get("rule"), str):
-        raise Refused("the job's manifest: store and rule must be text")
+    if not isinstance(manifest.get("store"), str) or not isinstance(manifest.get("rule"),
+                                                                    str | None):
+        raise Refused("the job's manifest: store must be text, rule text or null")
+    if not isinstance(manifest.get("given", {}), dict):
+        raise Refused("the job's manifest: given must map names to values")
     return manifest
 
 
-def render(rule: str, keep: str, store: str, command: str, params: Mapping[str, Any],
+def render(rule: str | None, keep: str, store: str, command: str, params: Mapping[str, Any],
            inputs: Mapping[str, list[str]], outputs: Mapping[str, str],
            keyed: Mapping[str, Mapping[str, Any]] | None = None,
-           expect: Mapping[str, str] | None = None) -> str:
+           expect: Mapping[str, str] | None = None, given: Mapping[str, Any] | None = None,
+           code: str | None = None) -> str:
     """The manifest of one job as JSON text (keys sorted: the same job renders the same)."""
     return json.dumps({"rule": rule, "keep": keep, "store": store, "command": command,
                        "params": dict(params), "inputs": {k: list(v) for k, v in inputs.items()},
                        "outputs": dict(outputs), "keyed": dict(keyed or {}),
-                       "expect": dict(expect or {})}, sort_keys=True)
+                       "expect": dict(expect or {}), "given": dict(given or {}), "code": code},
+                      sort_keys=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from entropic_bound.store import layout
+from entropic_bound.store.command import argv
 from entropic_bound.store.files import Refused
 from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import UnknownInput, file_digest, job_key
@@ -34,25 +35,21 @@ from entropic_bound.store.trust import content, signed_by, why_untrusted
 
 LEDGER_VARIABLE = "ENTROPIC_BOUND_STORE_LEDGER"  # read by the logger plugin
 WRAPPER = ["entropic-bound-store"]
-SHELL_OPERATORS = (">", ">>", "2>&1", "|", "&&", ";")
 
 
 def wrapped(shellcmd: str) -> tuple[dict[str, Any], list[str]] | None:
-    """The manifest and command of a job's shell command that goes through the wrapper
-    (``entropic-bound-store MANIFEST -- COMMAND > LOG 2>&1``, as the workflow writes it);
+    """The manifest (with its rule) and command of a job's shell command that goes through the
+    wrapper (``entropic-bound-store MANIFEST RULE > LOG 2>&1``, as the workflow writes it);
     None for any other command."""
     try:
         words = shlex.split(shellcmd)
     except ValueError:
         return None
-    if words[:1] != WRAPPER or len(words) < 3 or words[2] != "--":
+    if words[:1] != WRAPPER or len(words) < 3:
         return None
-    argv = []
-    for word in words[3:]:
-        if word in SHELL_OPERATORS:
-            break
-        argv.append(word)
-    return parse(words[1]), argv
+    manifest = parse(words[1])
+    manifest["rule"] = words[2]
+    return manifest, argv(manifest["command"], manifest)
 
 
 def ledger(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".",
