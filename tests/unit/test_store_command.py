@@ -53,3 +53,21 @@ def test_several_input_paths_are_several_words():
 def test_a_field_the_store_cannot_render_as_the_shell_would_is_refused(command, says):
     with pytest.raises(Refused, match=says):
         argv(command, manifest(command=command))
+
+
+def test_every_stored_rule_logs_under_its_own_name():
+    """The wrapper reads a job's rule off its log (logs/<rule>/...)."""
+    import re
+    from pathlib import Path
+
+    from entropic_bound.store.command import rule_of_log
+
+    root = Path(__file__).resolve().parents[2] / "workflow/rules"
+    blocks = [b for f in sorted(root.glob("*.smk")) for b in f.read_text().split("\nrule ")[1:]]
+    stored = [b for b in blocks if "job=stored(" in b]
+    assert len(stored) == 10
+    for block in stored:
+        log = re.search(r"    log:\n\s+\"([^\"]+)\"", block).group(1)
+        assert rule_of_log(log) == block.split(":", 1)[0], block[:80]
+    with pytest.raises(Refused, match="expected logs/<rule>/"):
+        rule_of_log("elsewhere/x.log")

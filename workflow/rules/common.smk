@@ -46,7 +46,7 @@ envvars:
 
 # The store (entropic_bound.store): a stored rule writes its command once, in its `job`
 # param, `stored(COMMAND, ...)`, and runs `shell: STORED`: `entropic-bound-store MANIFEST
-# RULE`, which renders the command from the job's manifest (the workflow's own text:
+# LOG` (the log, logs/<rule>/..., names the rule), which renders the command from the job's manifest (the workflow's own text:
 # command, params, inputs, outputs), computes the job's key from it, fetches its entry
 # (checked against its seal, copied) or runs the command and stores what it made. The teacher
 # arrays enter the keys below them by their job's key, not their bytes: their bytes depend on
@@ -62,7 +62,7 @@ if committed := tracked("results", "logs"):
         f"git tracks {len(committed)} file(s) under results/ or logs/ ({committed[0]!r}...): "
         "a pull wrote them, and a run would read them as its own; `git rm --cached` them"
     )
-STORED = "{params.job} {rule} > {log} 2>&1"
+STORED = "{params.job} {log} > {log} 2>&1"
 COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+) ")  # the library command a shell runs
 
 
@@ -78,7 +78,7 @@ def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None
     (entry, realisation or note); `code=False`: the job's code is no input (a corpus text,
     pinned by its sha256). The store is named as the config names it (relative to the
     workflow's directory, where every job runs), so moving a checkout reruns no job."""
-    library = COMMAND.match(command + " ").group(1) if code else None
+    library = COMMAND.match(f"{command} ").group(1) if code else None
     sources = {"code": lib(library)} if code else {}
     digest = code_digest(library) if code else None
 

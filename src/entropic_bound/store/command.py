@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import PurePosixPath
 from typing import Any
 
 from entropic_bound.store.files import Refused
@@ -62,3 +63,13 @@ def argv(command: str, manifest: Mapping[str, Any]) -> list[str]:
             raise Refused(f"stored command: {{{fields[0]}}} is not a field of the job "
                           "(params.NAME[:q], input.NAME, output.NAME, threads)")
     return words
+
+
+def rule_of_log(log: str) -> str:
+    """The rule a stored job's log names: every rule logs to ``logs/<rule>/...`` (the wrapper
+    is handed the log, which Snakemake's linter admits in a shell command, where ``{rule}``
+    it does not)."""
+    parts = PurePosixPath(log).parts
+    if len(parts) < 3 or parts[0] != "logs":
+        raise Refused(f"stored job's log {log[:80]!r}: expected logs/<rule>/...")
+    return parts[1]

@@ -1,4 +1,4 @@
-"""``entropic-bound-store MANIFEST RULE``: one job through the store, as ccache wraps a
+"""``entropic-bound-store MANIFEST LOG``: one job through the store, as ccache wraps a
 compiler.
 
 Every stored rule's shell command goes through this wrapper (``workflow/rules/common.smk``),
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from entropic_bound.store import files, layout
-from entropic_bound.store.command import argv
+from entropic_bound.store.command import argv, rule_of_log
 from entropic_bound.store.files import Refused, sha256, write_outside
 from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import file_digest, job_key
@@ -341,15 +341,15 @@ def run(manifest_text: str, argv: list[str], rule: str | None = None) -> int:
 
 
 def main(args: list[str] | None = None) -> None:
-    """``entropic-bound-store MANIFEST RULE``: every stored rule's shell command, which runs
-    the command its manifest renders (:func:`entropic_bound.store.command.argv`). Its own
-    console script, not a subcommand of ``entropic-bound``: a hit then imports neither numpy
-    nor the command dispatcher."""
+    """``entropic-bound-store MANIFEST LOG``: every stored rule's shell command, which runs
+    the command its manifest renders (:func:`entropic_bound.store.command.argv`) for the rule
+    its log names. Its own console script, not a subcommand of ``entropic-bound``: a hit then
+    imports neither numpy nor the command dispatcher."""
     args = sys.argv[1:] if args is None else args
     if len(args) != 2:
-        sys.exit("usage: entropic-bound-store MANIFEST RULE (the workflow writes it)")
+        sys.exit("usage: entropic-bound-store MANIFEST LOG (the workflow writes it)")
     try:
         manifest = parse(args[0])
-        sys.exit(run(args[0], argv(manifest["command"], manifest), args[1]))
+        sys.exit(run(args[0], argv(manifest["command"], manifest), rule_of_log(args[1])))
     except (Refused, OSError) as err:
         sys.exit(f"store: {err}")

@@ -2,12 +2,12 @@
 
 The workflow (``stored(...)`` in ``workflow/rules/common.smk``) renders it from the rule's
 definition into the job's ``job`` param, and the job's shell command hands it to
-``entropic-bound-store MANIFEST RULE`` (:mod:`entropic_bound.store.job`), which runs the
+``entropic-bound-store MANIFEST LOG`` (:mod:`entropic_bound.store.job`), which runs the
 command it renders (:mod:`entropic_bound.store.command`). It is the workflow's own text, read
 at each job, never anything from the store. Its fields:
 
-* ``rule``: the rule's name (null in the param: the wrapper gets it from Snakemake's
-  ``{rule}``); ``keep``: what the store keeps of the job (:data:`KEEPS`);
+* ``rule``: the rule's name (null in the param: the wrapper reads it off the job's log,
+  ``logs/<rule>/...``); ``keep``: what the store keeps of the job (:data:`KEEPS`);
 * ``store``: the store folder;
 * ``command``: the rule's command as written (before formatting), ``params``: the job's
   params by name (``threads`` among them where the command reads ``{threads}``),

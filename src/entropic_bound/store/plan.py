@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from entropic_bound.store import layout
-from entropic_bound.store.command import argv
+from entropic_bound.store.command import argv, rule_of_log
 from entropic_bound.store.files import Refused
 from entropic_bound.store.keyring import trusted
 from entropic_bound.store.keys import UnknownInput, file_digest, job_key
@@ -39,7 +39,7 @@ WRAPPER = ["entropic-bound-store"]
 
 def wrapped(shellcmd: str) -> tuple[dict[str, Any], list[str]] | None:
     """The manifest (with its rule) and command of a job's shell command that goes through the
-    wrapper (``entropic-bound-store MANIFEST RULE > LOG 2>&1``, as the workflow writes it);
+    wrapper (``entropic-bound-store MANIFEST LOG > LOG 2>&1``, as the workflow writes it);
     None for any other command."""
     try:
         words = shlex.split(shellcmd)
@@ -48,7 +48,7 @@ def wrapped(shellcmd: str) -> tuple[dict[str, Any], list[str]] | None:
     if words[:1] != WRAPPER or len(words) < 3:
         return None
     manifest = parse(words[1])
-    manifest["rule"] = words[2]
+    manifest["rule"] = rule_of_log(words[2])
     return manifest, argv(manifest["command"], manifest)
 
 
