@@ -1,0 +1,1 @@
+realisation entropic-bound-migration-2026-12-rules OreHXxAbuj5+DA6E48586rqoc+6T5Dx+SaSTYDOBWax964pv7BEi3iGRFDC2zB/0Q7G0JNJa4jGQOLZKPw3BBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules DzRmfvqsCk+HyyyVh703+39P6aG2TALjhGxIIyDd6zUXd7ynAYNpaS7irCR6WqWtVvfKTegRWeLRPhfqHw5WBQ==

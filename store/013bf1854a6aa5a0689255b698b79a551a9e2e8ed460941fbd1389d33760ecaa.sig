@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zb+zHZhwV6jD5DtRmX88koDjGVzVC0uFtbJ/n1yEdxPYyNe9jZEdw/zoXPvYVVW0DEurCK0pJn1Yll7Aj9PADQ==

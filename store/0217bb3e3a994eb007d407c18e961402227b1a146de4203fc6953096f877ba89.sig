@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules O7xJN8bZTibDb4kX63WB6nprIS+AFXWLJxmiILhLQYXr8YDtW9qiPTwevHPFvxtbDM8gFzK5DA5unsuRzOsPBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules DUGL38Lok3sZdEDaC1gvWTb2Hun82lrBKYKw+dgXba4EWC6ibamHSx5SeIcfkbEGp8aPCEklu8OxqZJsCdfoCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zt49Ab7YPq+6nqcPh01KH/oj4ZCoVeQLsriAjt98se3BO7sovO1zLPgNM99oW2z+9mwKYhe9KDiqmCrXbzDVDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules jWyCUfobU1DipQakymVIideHjtZwx75q1QtA+gxjsqc3c4/ZeTWzoqbEXxK053GdxKQlYPbUKnHcgNva769sBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WF4GcliCLGVPZh6S8o10VXBdlCAVQqYugMg19Yknoa2GO4wr/arv4EhMsIn5l+wYTElwuzIodT47E4eKjBdKCQ==

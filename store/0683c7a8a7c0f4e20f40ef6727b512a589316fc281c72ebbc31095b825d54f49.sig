@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules PDFyU9eBCH4D9ZifMEPe+WRqkduVMcXEKSHnrThcu+80ytY8LGb8LjvIMmvlz3ERd9efBKLzeaB8CdQ/B6dSAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules pT4ecS5QBQEQ6SdooeIN/SGe9Wj1TNJBVNT74cnNJKPjKIRmb0GVFaaPicjUgneCNdGwWMDhvEbtY28PnhVMAQ==

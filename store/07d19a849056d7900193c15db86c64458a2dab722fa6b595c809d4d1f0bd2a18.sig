@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules btl+jDBwFgnAZ3JZuVPPKoTMHkKqvpr1x0SrZEeatF6Yo3FgBf7AtO+lJnutt/tT007clb2FftB8Xg4HjbvwDQ==

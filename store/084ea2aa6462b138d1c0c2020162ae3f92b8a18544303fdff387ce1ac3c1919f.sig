@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules j0UTROun3Zau4KgxqFf/ZOvkukWqEUxctl2HvEDhMS/DtZBeCFmAH5A/qtf30CezDtBW5a4KOZz11KdDDdIEDQ==

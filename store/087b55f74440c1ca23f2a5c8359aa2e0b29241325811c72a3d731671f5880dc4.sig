@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules D4eq5B2RpsEaN38tUbCuA0qlcxaiYsHfAUMWv5nJgUvjgNfaKvrifXjPdLVUbYPxlA9T0h0ARfTURODe8o4KCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules g9mjnNYgSFCjMYrWVM0m5RGo7x2WTHeVtSF66crC2ZleWIrhwpbRTI1RxBjdx2p1PMMp19v7WpUVAIz2YjytBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 35SmWzAQbS8NTVM7Y6i6+IkFl2+fB34Fgxp5rZweekHqPsss4Y9TIUxDMzLKE53VZPUR2Tn3IcaanUfNFOFPCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules UOb9NvFjmdGK9fP36u+1E9Y8WHTpFiebf41aBAE/V2bw54MePLhJMsC2UZS88cAxaGxS2c2uV5/ogVHuxLZKDg==

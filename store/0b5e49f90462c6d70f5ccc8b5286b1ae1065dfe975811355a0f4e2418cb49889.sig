@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules nyLKWV20s0I9ClgZcS+AJFDO1gLZvxVdo/OhCMeZjUTZgXzHU6FFIxAKqwPkeF61owD+eeDGCVi76isPfIpZCA==

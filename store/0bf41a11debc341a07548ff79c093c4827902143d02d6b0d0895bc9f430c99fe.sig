@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rV16D75OLZNwF2az7qQZMSM5kdTKk1nrPDNZ4YS2St4lAxZPjByg4udl1HzuwcZ4smR/EVYGTELpwlz11RDkCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules MWEurRv2HAlVLbKr5LvTwjJSDXTJriJ2xqYIyfVBrUl+IbHBlOFJY4qtcH0QZsRtEOhRyyF7vbisfS1GoEzBDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rCzwqeo9vVVFfTfCZwDGaDQEIBJeUc/YWrv979iejKCUjcMfXyEucIeNlRatQ+0JH7FNEX9kCfkw5GusjUpfBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules DhQoqq5m0Kn73RnTEFVKrTMJJaQa8NjgKXQsHuV+j2d3XpK5Pzu23V2eqpRhgq0WoL0LRHP2iBLT4ANUkyADAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4/RSG6aCjUo3ueXDL09Rcu0BN8c8PrtfPEQyQ6JML+3cXVyXe9zkNESgFdZLxkx2nGS4xIX68wAj1KTYCRDLCg==

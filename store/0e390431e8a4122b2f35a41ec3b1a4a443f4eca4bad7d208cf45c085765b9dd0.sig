@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Tc9HiyISh8X9WFsORJpFjSvzGfU8PsuY1mmb77qqEs0Sddo4lg4JnjG2fDfWTzdM/JAn1hUL08CatlzdULg1DA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules iqyy2hMTCOE6j4q6s24IsHFMmAMqthKlNJHD8eZTbLk9q2FCqQ+n/sy7UX4f6jBNHEG95tAzW8IRgH1WdfkhBg==

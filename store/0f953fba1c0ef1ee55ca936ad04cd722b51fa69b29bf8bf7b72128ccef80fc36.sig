@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules HTXG6eRIWVqzh/K5Ia+KTTSCjfQnsUhzSvaRe3ZQPWbWNqohCtPwtvxzA007iD1hA5RLT5FYHIukhcZ74vFeCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Axw9OWGUpC3Vwx+ERuD/g1Fi88z4+v2Djf28kKVsWIwGt335rMh8mEc0uRlpkCxNsRj43BzAwUOcnoG7Qq99BQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FsLDGPPQuHlsn+YInbyDobgOtdsUErPLD6B0khxA3byeIeDpfafWzZrU+9HD7HHoxHvA2snoAoGthyV4mc6iCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WKQNfbgN17v7QgZT7J8YgFeVNaxVTWhm+cVX9LszdWvJrJc7p8WSOGEgnvNPeHo+Ngc5IFaca4UNgssfXmdqDA==

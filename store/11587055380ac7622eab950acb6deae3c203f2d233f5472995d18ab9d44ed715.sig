@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules qAoEBtd+u765X+Kj0MbiqKNsbx2MAtsd8AtuMKB9nM4NWEGWtMsyTrywWSyyVcWzYIpqF9maknliciD2DsyLAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules PbJB98Mcdi30Ke/BNUWFfiE4t2GL6ZFUPe1MrHVE2uhjwHotp80Ug50mC8LMc1P4VyfNQObDaAUg8wrI4ssSDw==

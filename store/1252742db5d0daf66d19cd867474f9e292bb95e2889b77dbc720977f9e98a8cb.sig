@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules bMXJ3+ZXriI0Cv60cc2rgCk3d5db4uAHV3tWpWq8BLtUH0QmZRMZvsUm61/gU+nptXHLrrkcEyLRkD2AVRIHCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules qPUvHL765kM6aoQ/rl/Ag1U7RJb8yhf40sI6fQa9WeMDVBhUIMGMFo9zk9vFO3a/mCafPhASeckUJ3o3RXJLDw==

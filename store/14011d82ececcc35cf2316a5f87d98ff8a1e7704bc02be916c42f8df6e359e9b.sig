@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules VVeW+ArE6klO6WvE+bZ2cH703Jp4m4YNzPrmtC3wvBNevOMa9/0MmvfTfD0yw9WQvUu8LLEkWIy1rjG6FVeUDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules GS5gfsnyQ/JF8Ow6knJzGgq7WEQ6uwlpVfXNg1iIKutQ9P4g1SUSyKbi5UPe5YsshHODdhP22TBgxHRPyPJqAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules DImZvjP44mMkTnP5MCmlbRkGb7fR0JbUs1ae+HJp2cXPwev5pKnULNVa3/zBaLdINHKLjOlhZ/Ig91lWxvvIAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules PhOotc42ZXl1zipqMLptsiJTpCxNLoHgVRJirv1fejtwMZEFj2RbL35W94EmvJnjdZCOdC9NgNE0tsNEtReUCQ==

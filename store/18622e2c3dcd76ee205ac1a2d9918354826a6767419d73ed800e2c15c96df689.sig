@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules JHuM+fCPsbGOrnbFXJ911o4gsddMA1S14kGv9KBeC4J0lqUTmM6iWAfGN231KwF/WPiN+oNL8XSNSxhVA3ADCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Gb7sMZG1V95l52Grvc92pcrKq5mGkp2Zk2CeqgHaoDAunlWg3I8hgTWLp/uxy0PlOc7EAAcFVY4oqxUrkPKXDA==

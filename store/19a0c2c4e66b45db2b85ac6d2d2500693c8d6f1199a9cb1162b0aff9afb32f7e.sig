@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WFPoV85FhSwmeGrC8m8U3AUDhDrLbKIW0AQv/asl1BksiVoGsR903t5Ojdq4eHLl0Zc0/VsijVwEtw5vEn7HBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules iJ2bU4TrJiUZwf0numPZuLll5ZAYYS4LruI3ulQUlgXZT1JCoMzIMmwWZga49EgtaE6smtUWjkYYpj3Z+VWbCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules NI6AAdsCWW2S5R/vVmGWhL61s4toBeKHBGIC1zDJwzXAfrJBs8tLlaBfsGXkGwligPsk6CTOl4tLaenXovstBg==

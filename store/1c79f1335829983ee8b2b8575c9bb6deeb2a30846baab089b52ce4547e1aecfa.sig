@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules GQBJcUXH2uxh2kjcYM8c4XIUkyJ3KTOgfz8M41oOQ/9Ewlr4c2YTbEwQe18PJCQYXktgJQFOwLGayHRGixh+Ag==

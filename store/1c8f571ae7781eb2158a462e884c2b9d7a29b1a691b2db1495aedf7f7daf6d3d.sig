@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 9/3/G/yatv9VDRqN9tKjzF4qmKnUj2W6a27pAMFTonCPO72ks5ACO16GkfXEygyOnLPaZHZlfeg6B2QRjVA5CQ==

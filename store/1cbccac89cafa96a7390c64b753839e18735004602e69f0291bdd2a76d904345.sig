@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules sdZhecGoqIndEmGRqV6S2Pqfw772xMp7IzNajEm0DTvmbAnuWzoiuMJc3m+HCQAy1EkuGJnjQvrs5EbX4DAgDA==

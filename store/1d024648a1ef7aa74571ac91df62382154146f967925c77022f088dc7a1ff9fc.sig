@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules d4btjqNRViSTModtmaykdyKTC7dr0XfuPhNUwAE6+AYaSTlwB1gIkQkP5uqujFGl6gnqJD+K2ti7g4TPmX/TBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules iA07hU74JtfgJgIacP1S0NuRTUKxhCactvkqOqn3iD6Lu7r8uRz4hNQvo4lnjRtSPUIGyUfFMfUFJdFNY9gbAw==

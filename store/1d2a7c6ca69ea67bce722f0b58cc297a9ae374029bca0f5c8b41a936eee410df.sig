@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules xRkj/jnN75cM6sp/l28YQhS4I1Noh8ZrGclze3vAtkN4fJTmYPTRMUUvqikcX4aBV7jQJubCGVd88cV2Gek9Dg==

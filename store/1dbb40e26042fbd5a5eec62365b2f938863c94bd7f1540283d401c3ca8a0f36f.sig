@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules UiKArC0jWivQHWxGcdZ1RO6bh6Ha5bZbMDT88cfojH21yu/7aQ8KcBinl2USE0KcdlIbdntgGeANpl6x8S1GCg==

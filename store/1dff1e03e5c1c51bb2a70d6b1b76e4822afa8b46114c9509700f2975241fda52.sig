@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules XhuAgD0kJy5UYsbIdfzF1aeltBIqqJQ+pP9phgJDFKHGQ4c8oUkFPjkRyBgH5a1ahd9lfvLsnBiMtlB8yeyqAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules EEbOQFzPPmQbBD7AiPUGlJsKe/R/wzZ1/bIAYsCaJp4XdhJaU0OJLvZbiFgyRYPHtoLIyrr7CL0apcNAtjm9Dw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules g9nmPZFWpRFLfrlAFc/oIIn2dALcdeamyjdsMjl7kJc7t+T1IImrOjdLMSgN7gHW0l4nQP5Kmvx9teIbo29/AQ==

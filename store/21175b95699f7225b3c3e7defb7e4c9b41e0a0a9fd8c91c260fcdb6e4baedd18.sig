@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules UdmDTXKC+6+fZUSamXQiRioNaJ81ClPJJ6PC5ywg4xFR1jot6/1H5kcSbm2fdRFjVsVDxa8K3PbWil4DKQxUDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules p1XeKI1F9hbcjYgawmcjYg431xOvcjOpbYErg7zLAGCHigap0vMnK0h0yt+hhcwxTEGMqIw8DWr87TNLp/RVBQ==

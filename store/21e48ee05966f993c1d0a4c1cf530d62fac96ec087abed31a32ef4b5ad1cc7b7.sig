@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8en5GCyL2NXJ21y3JkhiI4Sb22VUfKtZrRBrGZDDQRKlm3xPuiW7Q/hp57Go8JtNDYPavD4+UZRW2V3P5kKzAA==

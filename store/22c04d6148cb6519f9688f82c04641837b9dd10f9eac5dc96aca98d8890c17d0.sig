@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules EfAMpny3sGbI7VtiiHjllQRchg/3e/9xzaWcTVZpODb3VlSXIfo2ZBa3cSAHuG3lbzqFxkGahrS+4FTZXEKBBw==

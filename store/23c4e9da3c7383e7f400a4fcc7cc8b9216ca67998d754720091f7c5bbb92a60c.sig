@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules SenC3yXoEM4usoH/0+yAOQxwiJ4hEMLTRVLsHIGDAiiF2kmDwvTo2P7uTI+WrzThP0vDfFdd8Tyl4ouoOAk6Dg==

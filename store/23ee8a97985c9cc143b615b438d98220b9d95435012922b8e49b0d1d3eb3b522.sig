@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules CcjogXURHLEiWsHrNVjm87W9vNVl2YhINMfILUc2lCzx5PSXonqKf+RMyC3FU2EsbhvGCIFpHYeFvZYeMcXTDg==

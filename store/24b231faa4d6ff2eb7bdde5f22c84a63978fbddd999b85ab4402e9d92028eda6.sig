@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules jWYH3Cto2hsgEFPlmGAYeqmQ/4vmM7cTn9g2DwS84p8rhNiECBW1IcT2JTdWzaamEES16uURNL3uKdEnRj5VDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules lhxNcNNtmWLKFfPO2+olmC2QBc7lGg3u4lbq1BgS6i58jXJfVwx/NZB0cbCSP4Eh91OSyvKuW/T64uTTMVxfDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules U9zIuPaHUB6q5BZAiZqkIqX1nhj8l/CrZRvez20hz9YucQfg5KrMloIhBRuyfyKiPtCk3NuFUyZbo9uNs28uAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 3r7CSnboxpWI8GS+i0jtlb9aZutCGMuib/ytXNlrZ5r0wIe6ObocGbDKgkun5q3cxl5iiy23Vx/fVgxNi7N3Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules jTJ4u9wb5HzVTJCurSrLw2HJs3vI682mjpvL+8cx63eN+7fTj6tj/OTgKrXGe9OYJAco5Ize1E2tCW1Zgce9BA==

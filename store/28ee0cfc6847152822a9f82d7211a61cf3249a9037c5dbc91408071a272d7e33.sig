@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules KazsJNtZHuIMao5Zuq4vZcoXja1sN3w49/66lYitT4VgsO6woH5Lm/VsOFe4DQy8R2Gs+5Gu8Gr0dAzJtbJ1Cw==

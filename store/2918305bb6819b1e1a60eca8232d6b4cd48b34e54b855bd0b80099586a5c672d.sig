@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Zp6o5oaqR34AZjGh2i6QTd7TKDNUY5y20pLc7tnHl5xsRLidPbOyscavRebDQ2+G6PSHVfU7KP95/oQxF5t5Dw==

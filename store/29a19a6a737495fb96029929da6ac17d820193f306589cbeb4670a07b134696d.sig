@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hJ6yuKHItV8kdRDZYdqLk3HqH1f9Mx5bP3IsyljEIeIgJY4vlWzqMhF+EjKkFCyQMU+/BVVqE2Al3oUGYf3dDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules lKvkIsU8VEBJN0SoURKoXG7Glk6dgxxGcBe5FPn4PjSpzGf7sY43dbKGBno6rIQUEDpviCjTJD/EOPDLSpk8Dw==

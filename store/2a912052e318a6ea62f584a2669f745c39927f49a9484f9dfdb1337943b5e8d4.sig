@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WbwXWjFHLx7q0Vkamf9kf0WpFpwnqcfL3Trs11wzwASrthDsFnzsXaZw0AKsNQbDOhAyLbuogtcyAJNjVTkJBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules LIbEVPhrzfkHoxRLduQyiE9S9qqybnZQLX5QmReecKUFveltfTROhd6G3fks0tjGQjjOCLKe43xmbmQdrVOUAQ==

@@ -1,0 +1,1 @@
+realisation entropic-bound-migration-2026-12-rules rCktxS2+GlAQCj98ZuHEZ6VB5UgbI83U8JnBw1TikJagnI3L3I4FTgB2GV9MbfwjaluOOYa6CAyMuVbwJv6JDg==

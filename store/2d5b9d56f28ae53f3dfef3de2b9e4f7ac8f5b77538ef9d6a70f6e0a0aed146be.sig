@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kJsGZGDP9hlpftJvuu6ci2zlcyLUcSgOH3a2CnzPZvTKUieAD7U19gXjDIDQzJ+eYmFDaKX6GJ8tpJmWiDtXDg==

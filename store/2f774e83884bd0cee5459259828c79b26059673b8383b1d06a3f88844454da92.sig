@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules XXUB2W4MAJYMHruB8Gf6zuUN7fIbLh780whsqMS09md+BoIVxAsmza4vVl8WJvggP7njd9FD0xN0aLXKSwIPBg==

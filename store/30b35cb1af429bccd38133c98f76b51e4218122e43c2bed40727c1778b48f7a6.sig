@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules I0P4ZeUfQ3B9yGQo4gMDsebGqnRw+3YNqzPgzY2X1nVO9MWpogHNZ9+nws32Ny3vPchpPOyrvrGHGHcrGUyOBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules I8NR8QMgNpZiGpccLlvA7yu3ysmEme/7Cc9sMMwrZhq7c636kKJTMCfuuwteq51L0g22Ds4HcKjJFq91lBCVAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules TSdwi8EElisMBwlKlZlOWvN1ztk9TR01VL/+nln23NZLtHt8Ih86Ne0bYNg/BosBfaROqmEqQe8H81N9IGK6AA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules PI0XjA6aXpxlitWJGZEDFNUOLxwILUru9DQcm6kfW1ycO/yI9obRBOHXRNvs+uDt7WW0LDIyNh9AhnKATQnxDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules q7LQdDUph0bf7/DWYdDyMDIYBMw8fGFO9ok+oyFE1VhQNzyF+6nDMWGdZxEsl5TBSyqyTksHy46MXUvCdAPuAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules j12elaKf8q8VpSnL7FzjNRyXFGS+LGAji9RLPwBz7KCQQCBGvOtpTNSwfXLW3YPlRyh/VZu5oy3ZLiiNqBRIDA==

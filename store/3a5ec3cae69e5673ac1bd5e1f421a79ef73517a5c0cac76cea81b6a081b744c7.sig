@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kpUAz9I8SWzTIyGK22PH+j48XKLMwbH/tDyVj9cfnJhIJSIlOGEhZ7ZbGF+npZvWyqbFv6w5bYRNnyDzAYBVDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules gLXL1pNewzGAhfbDBEj5UvCfffTQG7ch+VVhDNJ2Vg3v5Hgf3gpP7fC1jJgAQ83hGmuIeDXTQJJAuWBl7VKrAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 5iOkAZ262/pSP8HIPdcVaf7JW6iMBzg0VeqLmHuFmpiKkhj4xdLsxBcgn/oIj8OhBVf7uBH2ksKURYp8aPsmBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 5/JPc9Rno00bFba7nxgaxjfnF973tNhoDMSftVhtdbrneOwChxJEstWxS3xFYd2lNvP9yKsmemY3gO4OoxqPAA==

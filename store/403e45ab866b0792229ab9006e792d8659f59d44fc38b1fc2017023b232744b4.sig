@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules fWxhpbxb1o7hRI/+QQOVebVYgFn6zH04GJ7Vuf9Cr01OkZGACMAMP1MNnb9l6aZCAeveLRTBcmVFkHuse07DDA==

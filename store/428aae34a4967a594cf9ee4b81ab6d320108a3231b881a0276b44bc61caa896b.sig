@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4ZDT7aE7/Ph2sZ18oQnvhe0Pyj6IPczhlY8BE7HQsUw8X0PcTR3+pLWXAT0Se0ifVQS11itMkVY2UhrD6EsHBQ==

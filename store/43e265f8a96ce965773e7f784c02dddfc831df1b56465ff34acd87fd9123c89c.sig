@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules g2NBKiDHSOkOgkUYMu2hphbmV+z32kAWW0bo91O6W33nxc4FIgT7Oi1td8IhB7RCjFgDcrnAFOZe15I47Mx1BQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules cyqcDKSSgm3oZoxjUNKYhHn7wHWR+uuRwxNLwXsuWEv5q34aRBrxyC5QxQ0GrBiIE5HBlhB3rFneLu3PZyzRBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules N9xF8Ehajrpiq8OsNrgdOddBg+1tVM1wrIOGrEFcR5dr1oEUolxe64+PSO/gdHZUjp7dxQNU79iorSLUniUtBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules XLfuW23LGZOQi+4nDJY6Fcek78UtjO2IISvXd6E1ds0Z+asoeR8p8b/Q6I2NoPT5VEZUe1aLQpS3OqhhstgFBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WP7MGsdLh4/eWyPQkApfFoX4W19AXG8ZYyY9lwZhv0q9ydl/+yFMW00iusmRspoZfkZJepLDKhLu8Lyo8zvTDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules P2zzeTczhbLi1w0pjTQEFVsw40FkrMylicFhr6qf0a44vcacqKOMKBheoq4HldwoWdBJVc2z5easV+hov5feAA==

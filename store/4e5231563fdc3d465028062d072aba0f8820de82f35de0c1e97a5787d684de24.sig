@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8vxtZQNEGt+MS33OlqlNUGQnvvQ92U2gZsXQ81rIIxrDeObCjCLzukSjCWhAK3X/eHa1ULDahHdTvs1MpAzfDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 5s8WaZrRSGJWdplHb75l+80SipZ1KIoqhRhDLv6hCBS0ggNlRh+v23OiDdE3PUJCbUu44WdgaKsHj857eeLdDg==

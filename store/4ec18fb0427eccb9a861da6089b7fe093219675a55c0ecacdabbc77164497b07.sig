@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules XDEGUi0YpFieEnGl5LEJvLChkUlzQoe28czoBLcnBnIVRMgm79lPGKd9yXG41w42Cf3GVt/u0/zy8RLue2kUAg==

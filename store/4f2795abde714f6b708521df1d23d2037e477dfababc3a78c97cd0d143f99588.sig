@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules gDKFcHJyEiBR7pm1QXfM6aJtefF+eoMaXoKja8j1pU2OsOu1FVY9+HV74xMalRQPvOLgvx+BgYkhpesz5ogcDw==

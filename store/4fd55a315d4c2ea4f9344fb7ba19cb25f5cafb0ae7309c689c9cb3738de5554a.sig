@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules L4Y+4VZmvX3g5LGzz2x/u2LPnHfBPAkG0MphZTnk38WMWlHisFeZrUrfWazgDv2IBPZcYwaub8PKNGPQ57gCDw==

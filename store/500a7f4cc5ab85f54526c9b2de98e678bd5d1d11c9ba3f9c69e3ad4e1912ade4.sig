@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Zkc7wxVtBWNipwX+3caxp7uZsrGaCNJu49sGlyfCU5zoGjCrX4tLmu1w7knFWPzIh03QpVxfMJ+ymZWDtm3ADA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules KVrEsrjYemaxXZ1v1kBWiCqWffaJPvc15P40ap5LK5zPkhBLSqNDcNWL3y7kUX/wRJYAu5hXRhQm/6twrYSrBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules xFT+OLslcFVhaI/hYKdrimDN5wLK7+vVstOMklQVwonOGvSwaeKw22aYJ5QqmqHbbf7VOtCnx5YrdTznFWEbDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 01vZdCz0kU7RQzxwrwtBfUcW+TiQSs3k+SRx7uHagQ/rf2GwuXXXUSc7mT2zv5b21RBFl4IHmwp2n5jcdSAyCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules x24hzP5UuoCnQSLrazObAvsSVTi6leMPbveye/7mh1oNnG0ldiXnI6OxcUdTZ4mV7oS/tZY2kQup/UuM7CbsDA==

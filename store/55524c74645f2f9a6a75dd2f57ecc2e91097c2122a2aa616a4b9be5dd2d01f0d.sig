@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kE3UsKwrhpPUYV0FEX6sqISEAOHuePxEhVzhRT0VmP6KSyKulX5RZDB256RWxOOPdffwzpkoPGrZItPwW3ryDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hd7n+OVL4TiOxH0Q+nTMrYjm9gbUnlLrTRspk3UF4QAUQ7cZYQmsX5y3UfB2JAFhOTk6gwdyvK2qUlXfPvUQDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules ZoR8G08CRf2dHWWGMakQckxEeFNvrjHMPU+y6moZBkuo2kxaIVm0A2lBn8mGR+SCfKDtmAI+dDdUTapOtSjrDA==

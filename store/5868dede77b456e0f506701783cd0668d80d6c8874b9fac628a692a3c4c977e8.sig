@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FA+yq4HVucF9Bnz8nXp5XvxtOKXyeME0CCSZpygFtMDnHoMqsG5rUuAmJTKvvh0L06WJ0oSqyPHgB13m9C5YDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kwl0GmIQGF6eVH8suDa3JANZABwwRE4uYjqSRZjh3X4Hc/KhCaSmHpNJwdYz3wSCLWLm1vkd8/G8FeSDhVDoBw==

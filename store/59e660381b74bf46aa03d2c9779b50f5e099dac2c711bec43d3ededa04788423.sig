@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules mYnhSrf9ovu28fpRAdUoPwEh9im4BzEvR1ydZsywe2a4B9G1zkpFoD7jOYDiKp8LE7vGVvXuW0EfuoM6LWYdDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules D2eh3MbxfuRo6P9YEGmLGxlUSNZM4GiV6pgDkWr33LkY2N+thdqvhGflspfgSUzrde/pjcj4ZPTZ2Hx2Zzc5Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules NXXvDmJmRspzpzw/T2TLa7QnfkVqHwD9aWG3ye0rBLS2TkeaYD/xAHgi4pHnF+sxZOI0s6rNIRbcsik1eGsuAw==

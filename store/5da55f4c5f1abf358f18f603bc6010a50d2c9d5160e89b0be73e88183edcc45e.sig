@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules EVB8tNdTRbKkl5JaV8OwW2l/jXn+y1hn+1jTbruI5D29j2gRzQ5Ig1YYR6qn9iqiY5ZV1OCAVkzWaI1f5yVQBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules uXqcLJrbugv98RB7589yQWNDRTg1SlPysTuQ5aSVCmFArbD2f20edF9+BGxZAnhqT0oMw5M9nW52CwAx6IzwAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules C/LgV83njIWcwlfdJWxMXc1OKVrtZweUvHil9We6Q8nrjlH0XjqCoFfplTtYPPzLd5GaQbmoHjJDptJghDgACg==

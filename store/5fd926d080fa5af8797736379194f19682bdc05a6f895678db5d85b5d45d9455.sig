@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Vr9dMHsb0rZH2S6tXgbQYNNeMPiPHtZHKtNp9hypZj19oPqptQNkOcVZCPSTcwau8tdnIfFUliUg0VoeKXY9Dg==

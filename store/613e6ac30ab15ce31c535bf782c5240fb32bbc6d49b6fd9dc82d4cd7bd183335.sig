@@ -1,0 +1,1 @@
+realisation entropic-bound-migration-2026-12-rules GHeMIKrYyUK/uQsMRoKswjy9gQgpb+ttPjHvNjnpw/bofz6Ic3q7q/MKz4du4vYNOembYI0cuGufwi2uNYuEBg==

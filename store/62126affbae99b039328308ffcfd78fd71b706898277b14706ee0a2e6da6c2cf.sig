@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 6BOG7SS0GqTzNoRfSd+HoOzAHJV4zRqu0KcGfFXR6Sisbh1ftTlTw53178vv7VoVcgxHuryykxv/rHZt9ZynCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules PogTtse2Z2LOb7Wu5xWkGYGFmsPDFqF1Bzsgm095AO1J3MqzdqJG6EpfG2UQ6kg+OkI4n0gsTYZjEMxa4I08AQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules lVHKRyo5yDFGll19jEQmBKP6VXV8vgQi3SMFozUFJbnW5CqaxoJw12EDwUQz3re4DjssGbFke6yZ7eScp+YUBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules e1DugMW0GPxZeNPVRWdvAgZtYB1dVVt4MhKg7tZ/dqpUaZ2po7H2WTRDdjHOIhgpvhL9MWyni+21H19MQ1h0CQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules tZgcG8RnnqCKDM2QRCCBkrL5bZppQlWjBbkHUyXrpaBQ1RZPDudXpVsY/+RBosqhzaiT4KX+oyY9R2VGQpSxAQ==

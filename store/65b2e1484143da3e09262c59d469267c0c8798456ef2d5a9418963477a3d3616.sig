@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules YnzEK9KJJO9MoBChTLq9636l3iaVbzN5bv0bJDUW7tbXC7pv/a67uUcm0lMdUD6FQukNhg+iOTPgCtNpYc5IBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FpYgh71VEtrGcdsRzNK2G6BDjhdRScycOhYqWJeUdHyQKqTijXpF6XacrP19VH/BQxVjf6tETSsVSOUFUUNuAQ==

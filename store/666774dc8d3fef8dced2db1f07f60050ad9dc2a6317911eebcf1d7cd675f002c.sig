@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules jwRrBjXEUJE13c8NYnNN3lRgNDwGToNWn2Fl0t9chPaZ3YwIOWbnVZ84qif7v0JeagfmzxciMPr9/SW8EuGwDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules HiywJfWhZSX3BXpUUGCY6pmtIrfqfjG0TqjCsk0rFSd/Jgmn+bJo4PjVruHt37WPONadrpQsrwcydzajTHyyBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hZb6+29wre9ljxcxEmP+mDHaM931tlb7R73NXZf7rUQPcYRYLTgAyh8pYtgmyVdHCb/KAHc90LUWB0kifndYAw==

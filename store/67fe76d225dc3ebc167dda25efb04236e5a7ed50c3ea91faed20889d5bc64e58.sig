@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules EZRMC961suhHgnLDKYbxQTCd1MFOOR0UmHn55hzd+kI8UJY7ARFVkm6vbpnUHzPnlT/YlCTDAr0wYCC5pyA5Bw==

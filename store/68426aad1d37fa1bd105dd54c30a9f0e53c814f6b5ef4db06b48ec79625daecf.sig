@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules y2rIIExn0vwifuELprlkZXd+Z8U4b5xpP45d05ppKjBs47n12NFjKfzQe9Lg8gNgVMaHaRzx0hTyAzhfmxk3Bw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules gWKStNOuxelZTATx2WPeQijELCtMMsfoe2zsu+1aXwr4zROz2/qZBb0Bp2vvziN6PHAdz3FyRaQlotUd244zBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OyQQzWQugoxl2SGa2j4bsba4woR6p/bHvNMrTRhpbhXYogaxb0f7T89XmFiwlJY/K/OyIVTCc6bN7Fix14j3Aw==

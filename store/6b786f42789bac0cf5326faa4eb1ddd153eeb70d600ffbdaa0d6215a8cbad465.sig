@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules ZQ3FiUvJB7GLW+7V5mAbBIb3uvQdsper3zTc1S7fhfw6DiTnHuAHx5kdi6iBn9Vxm2ROQdWXKv9KYXd5HGSNDQ==

@@ -1,0 +1,1 @@
+realisation entropic-bound-migration-2026-12-rules Pb386x/6CcD/BHFVX7cxixkT7YeeWqiZQpzyfHnSfWHj+x6G3ehSrHjeN3UvdWX5p29e/HbjsdSMSryJ2Fh1BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Tr+gHdXd8W1syUVj40ZoyS03Q48371O9yEjbYKaOpemDQuIH7BBd2rA/2w5nPeyjbzeAYNl0KQBtvieS3IvVDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules RqJcP7Dyy7aWBw7N4L1I1fjohAu2cH6E6ad0Avw6fnXY4CH7EKF5BT0HUc/jcXpmIFz10ZsC1D5gXRplPyeICQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WuNwZ1yi0GizSXzq/+w/cCN7MxK7QXoBbDcqykrzEr2jSHlA9TtLSfaOMz4HCgFFbeIru8iFeOnm6Id7wYcBBQ==

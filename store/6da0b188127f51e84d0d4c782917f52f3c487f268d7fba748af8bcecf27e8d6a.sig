@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules LQQ0VZlci6d9SWeIso8/LsBGWDy2oNSigwONW/XxD6IZt2u9dFmEED9F4pAGlVes1seY9d7JQpOr8DFI/0kBBg==

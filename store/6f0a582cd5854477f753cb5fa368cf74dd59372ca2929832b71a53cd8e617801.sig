@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Ktu9xPSEoexllXdMQUO0XnGXSUb+Fl1VQeZ4zZPUQE0vsW7N77PSqC15KvwnzHHVfh/Xk825aJ1t79QY+NHhDw==

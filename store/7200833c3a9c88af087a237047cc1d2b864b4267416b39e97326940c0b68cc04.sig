@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rSQDgzPopFTL+pZKf4qIfQi6dpsozyGxoRRYvQTgEGhxO4nWYmIS+vOcQKNl8uNkMq8TXxJ6ZgamL49oFKYlDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FsmQVZZPTfWGRH2E9Rboc3BvR36odu1IyrTXubZoGr4hIIODsAJdi2obqrWK0jI7eWOk8vT2sLtVLG84+uHSDg==

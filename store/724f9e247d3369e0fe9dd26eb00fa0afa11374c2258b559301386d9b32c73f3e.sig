@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules c6ZAGn3wsLa7UwCxg/3iky7xuGzSg1yN7o47/S521uEubuWaaxXQs1qLkcpCCGAdCjccuggtApBES9ieJ+AkBQ==

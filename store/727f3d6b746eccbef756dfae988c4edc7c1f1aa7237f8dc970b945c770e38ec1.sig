@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 6WPwubcPtOdrxQsLcNf2bnwKUnU02yuaYHlYyKhPF6TCnZvzJGEFzUvIUlecGumK+ix2En01C9gVUGIODg7ZBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hP6kDmsON7b5Rz2nb5E7eSFL+5dNbjCoZIN8CVsAt13Nau2tXQuTCitx0Eg15nC48jJTQOjsVzw+oVMJ3eGaCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules lYuFeVgvQeBAZPi7QWJL57f0I8X6pjh14Rpb4eyPFKjgWPJtGnLKaen0UPWhWvOh57PMMvFRLBtEvNqGwyHdAg==

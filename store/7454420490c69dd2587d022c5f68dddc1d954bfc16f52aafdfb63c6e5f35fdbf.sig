@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules q3YhlhMVBHASc0EsMub/jjyRFwt21mPEDc69bSn93iu9QnR/FFfTGxjo0yOHEDzVTExk2ODMZa0U3mljoEghDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4WRhMSp6lObhWW5i/mHafiLuP38e3fx9yOHZmFi8opNVzpQwUmkr/kDc1/W0GPSKo8VRL0CkxwCGxmXtesUZBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 2KZXeRdJVWA0FwK0MXVjt0gHu7IkKlBaUltwgQH3/4AMZjalACDbONnGBMVvypsdUZRW/S8XoCG2BcXErOj/Ag==

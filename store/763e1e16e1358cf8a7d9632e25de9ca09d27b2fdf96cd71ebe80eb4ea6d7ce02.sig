@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules g9NfqmT9VKjhjtYH0baXDHU7VaWCpudtxFERNG6BQ+mcYzHE0XukaG0YGW4MyK5NEIW+zbgDSbT8gOJvOblHAw==

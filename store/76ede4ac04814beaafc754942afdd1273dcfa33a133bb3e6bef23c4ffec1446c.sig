@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 2NPCN1pORIzry/P9/C6r3Ey+tz73weTlSJmQ0dh0JpSQjgsziBeShd52w18sIviEYJA94Nzvkwx2myBcH9O3AQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules +wpwlPZJEcCh0O8bg6/8WNx2o5k4f4AlJpQXvTI3WG1/3j5y4qibIMYQW7QTupBgXB3fvfAcouxHo7GYYYXXCg==

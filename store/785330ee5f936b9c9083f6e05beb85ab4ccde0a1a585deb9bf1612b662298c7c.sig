@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kSPX40kO6SQZXAGYfbbHOzXCzmCWb7Ty/p4Ktyx8WM9EB38FGrRTtV3FHM41iYutnW2gcZFKOm3S6mEKqN2nDQ==

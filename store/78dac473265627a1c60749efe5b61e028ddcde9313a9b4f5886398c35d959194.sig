@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules osScYMvF0hEnowNy0k+nBrX6mwt7k5fTifebdPXHx1kB9jf50l8XBX43UyA2eaLqdrHLv9+j957eHBaWRfKTCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules uotNIcqkF9m8IcpuKkENg98jCxFjNShfm4dFTNC3mFVKUQIONv2XzDXC9z1mYM3t8uvskOSyTtgOAap7ffY/Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules xFZBgepBGehWsxf0OCxSZm1CqOlc7Jw9MpqOjZlTU9p+5rLmiwO/mb/KeDwPyZA7IaCkuV7qUFDLMeiZvH7qAg==

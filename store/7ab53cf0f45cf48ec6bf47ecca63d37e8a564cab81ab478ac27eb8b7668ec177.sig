@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules P9i6Oq1yGPVQQapH93qJx2zv7MCLAi6sbyOrJlAc8zSRxw88n01bKRxURMmgmCxq0LdV4RuWAJHRju9oH1S5DA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules XGon+rQWeKfnY+RJDIiwaiZwwMJ0UF31Cd3KVMD/ObcJXkUw8lUTOWwdePkmLKaBoI5u4cHBDElt3CFNtaydBQ==

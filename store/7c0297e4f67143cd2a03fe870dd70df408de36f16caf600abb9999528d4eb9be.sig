@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules uFZKqzvaOqr/LUlk0xCnq0iNHNIbSjX/suIPZv4TYGPpe5rhF3YTc1kFQx76YY4TxDOmjvdJcJEEiaL1JY0NCg==

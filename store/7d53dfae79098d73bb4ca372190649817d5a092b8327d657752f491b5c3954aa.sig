@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 3Bwzk32M+xUydA87PQSFuoTqjbfjoHgJ3Qg7m8937aMRhSNU+dICscyNXuYEM7K/febDcNvAIAvlpCU0HdHHBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules /Ae1agMYiYzh0tbb7x8uy6xAVo89PXyIic4jQjzGCF+jfn5rN8BDMz5PvrtljskGI5dhUQ5RmtbFUF4ReVJhDA==

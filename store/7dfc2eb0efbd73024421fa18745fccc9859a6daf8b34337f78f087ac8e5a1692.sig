@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules xaC7nvK1wqw78Ul6uFUA2R0EINH0I5TrcoNVeGw8CTND1yVfDMz56Rmc3GZkcwRjnFIGo2jQ4XSZrJRSRzDWBA==

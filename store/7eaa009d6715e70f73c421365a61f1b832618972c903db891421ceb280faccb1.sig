@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OgxHut9NHCO2chWEPH81EYItIxJg9/o1RAaYNAsgBMf5S4vxSZeULG3bWKUgT7OiwBj07Eww8lWTrWtOrPwcBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OKxMy5vz7sn0PYJzCmYUQU7CEDfgh6yL1liZ76R9axbVqwY7yy1nFTHrVOvPwpOg9uLqL2OSHYx8AZ4xOR4MAQ==

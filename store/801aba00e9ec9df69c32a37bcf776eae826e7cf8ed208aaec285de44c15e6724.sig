@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules lKmsMYtazgLTzVoQNByKJJ+9chXt8QpJkG+9mzrCYsr9RpLqNDbeR3I8JGRuiLfQU3blvMqNc3JMq6X5UXbNAw==

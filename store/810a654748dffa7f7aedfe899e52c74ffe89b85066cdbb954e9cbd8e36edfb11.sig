@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules qhcbUm2qM8ShmwecQHgMCY8K5dnsQ0it/ziRsVc2NdjFRZzlPS/OOUopnf8s7KUsH0G6RvcweYZStpdj+jhKAQ==

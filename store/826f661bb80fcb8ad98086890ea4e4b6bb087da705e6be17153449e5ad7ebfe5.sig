@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 5wdRUiFDTnK2oVkgjpqnXvMceUgPudTJwXYZwBglOEkYA7Bc9O5bwVzKjlEODevi8hxrZytziwTL3ir6NAAhBQ==

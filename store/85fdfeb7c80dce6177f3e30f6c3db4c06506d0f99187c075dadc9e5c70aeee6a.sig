@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7fxTfcu6Pjvlg8McgZKWjX5p9sg25W+r9dv51jdEx+w8YUmFRXu5c3wpt0acdptfTn+4ot5Df8br2GI6zM9fDg==

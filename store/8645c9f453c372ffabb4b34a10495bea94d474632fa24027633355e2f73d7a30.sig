@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules obiZfmynpd2v46mZzsRXVjUtKjNM579DCFZI8FEWKyFvVt/Kp1t3Y1ApLbgLQzDYf6uHSp46jHMIWaH7SOGQDQ==

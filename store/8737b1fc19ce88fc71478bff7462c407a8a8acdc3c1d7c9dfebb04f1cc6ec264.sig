@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 5PDs74S8+kjFqXUdcfaemc/MJuYsAkSF4T9qX6o6xKvInPbkBWOVp5Lx3OuJe0eFk0AjIFPTcy+LRbhdWZ36BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8pvqP6DhusAm3M6K+R8MwHg1JnL1MGQ2x/Acn45Ts9wL2o78gzBhNFAxqdLUHxV0dyTBafp61J9k9ILDbQMwCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules y/Ik4MfnNkF0tySaY706hFiqMxac27ZXmyoXsJGiKuPo2klCZ2+uKn5o0NiU9kFyISqIhQ8O4EwjWBXssL51Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules U/sbPL3fcPY4kqU18Jjt2ug5cyqQxmTXGgVfaS2Apvf5oj/yTpfR58UIJSo9lOGamrfpbeJjnOTErRzAXaXXBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules IZ81aIwEhejElMNH8BSe/GNC0CyNifNuf4hTOjB5WQ8BuvrjwMhgo+zdDoAcU2wXNt47gb7tH13j5lzDbi/5Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules JVa12nQIBu609QjwTzPFuu6/x/lyLE2IPCtBCoO8IaGTX7+CJEhZlbDYQ1PQH7wvlLCBKtwxIzro8Wbnxr4VAA==

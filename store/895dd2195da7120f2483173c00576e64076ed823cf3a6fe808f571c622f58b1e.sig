@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 9YRyjr0tusu4FwTaa0Kxzx68grWzn04+8yO+fHEVplryt7MDUfTCzMWUerjLOIWaflqlATAw3XjJhRQDwRq3Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules cWq3hNYDmo2GLFru5tiG1tXan76UTqqocKg3u4xGcoyWJZIcV9jx41I4GN38S1wAZXXRm09tjIAxAp9G9mw9DQ==

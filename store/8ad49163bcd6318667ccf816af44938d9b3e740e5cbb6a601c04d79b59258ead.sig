@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 1qfPQ1cZk66XufvIoeokZAUGzYoCDOaH2ubU5aCvK9cwMLU7jUkvq3MJpRIiIvvPYRP+DKpgaWWSnXw+Vi28DQ==

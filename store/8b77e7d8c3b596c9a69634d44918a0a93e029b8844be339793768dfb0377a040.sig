@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules mhQcMeZjfwYuLC4xywjaIQlhlgFR1JogdSEH+O6AlIO6T65ROtpbpTEj957VqshTCOU34CYda+5ajxZ+xG4hDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules mD4EeKeXUZkyH0fqXS6x/FnpRbG4TyW5VIopBcly6DsjGAvwkleY3fPPMlQV79QQ+EouAnTDpIIKgTqau/9NDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules G4t6B8oRAn54DWewARtf6yADBvQ0m4dc/ouK1GO8GuEPTMGmmFIiHsjWQSWlj+SdZeo2vCxFo9UFddjZtkAQBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules LGk9t0NQtmhOkHeSaHVyOQ0as86RP4EFT9fp2F67JRW1tXP13HB6IpQf/GRLRbE8PM9Ij/PpHq1tKVtr4j+UAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules +1t08JD/xGbKEUr0qlzOJlAYy9OK3h5ETpGzAjAol91kusBmrX6+YopkTzKZ3C5UqGgLgKEO2ktZOq4iFF2bDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules eM7LQrNxv4iypYqqYmDt2CxRxrJfylMlQipZ0hrOsxlozIm8K59kwiLqZ8UmclrIJ64FbIFSiECXp2USQd0gDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 52420pycBXFP8bF50sMXXM4GUG2aZiBfQa1PHquXe9tDzCKf1KgZQxjebtLl4wQfDANDfZXehkUBYcIu1b9LAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules oeb1POstLZDlZ16Y7k1WvYCoFN/VYOYR45rV0O36pMC8FNrwJNR6pEBYZzfWReVERVxk/6OCstb9UIBT1QCxAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules dr9Nnk7eJmgEQJHevb7vblEvy54IsLTbDB1/VmV0EyocO9KV0CENs7udu8ealdf1hviUWzc+nAR0vB64a2g6CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules AbHfjxZ1EPTOicWffkA68UKZaC+TDzLhMaw6Pw7Jkw2dZZ9rn7GvB83NKuQ8gJiYhHiaA37wekeXszxlPSJrDQ==

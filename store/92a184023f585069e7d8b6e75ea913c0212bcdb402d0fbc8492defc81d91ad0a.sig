@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules nEnAUhTELtSPHYJT69SBP6XU0mmYF1SFL0C7S/Nfwm5UQktm8AqdsR4xEdcnSE8TFvCo8te8Y3yuGRvZJkUPAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OfpN0cyrR+aLRXyJVtWQo5WFjVVhi0aOTqczqo65xqiCeJf+XKMwc7c5Jqya5y809C9eeHMItW5te/tZeDLaDw==

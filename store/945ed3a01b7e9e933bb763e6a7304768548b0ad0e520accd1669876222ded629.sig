@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules oDYqY+OBJxAlaeOsoP9N99C2ZPyH6jMhMb9ldhAuf/dVJgRH25UH+6JYu6RvxBL5Xcv0dmjlVpo7uhtz98M8Dw==

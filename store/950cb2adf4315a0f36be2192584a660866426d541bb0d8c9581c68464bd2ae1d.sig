@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zTTU0Kwn8Dsw+MQ6In2Cj32MRDpgo+jI7uZaMaO/t3hSBh2jwGsMH9dY0uZh9TQmjoiTo2Q50iVxMSmkK5I3BA==

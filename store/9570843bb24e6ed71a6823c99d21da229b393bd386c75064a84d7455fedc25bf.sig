@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules KomM0fwjoJWC7/hTVYfEBg887Qhndx2Zxm95i8JvyMUsn5SBUL7fylf2lnKQt3KOBiVjDw3ngficZX2dEKoaCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 0P4gwIful6feWtKd2jx7usuKhGJ7qozyKdmECA+Ht1wgpA6X5sA+LoelHYPFQkWAFUL35Flu80JfVR18LIGvDg==

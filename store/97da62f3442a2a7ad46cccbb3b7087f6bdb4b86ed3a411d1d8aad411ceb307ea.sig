@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules +difNlJT9jnRh/SzTmCR+xKm0hsfn8xfXBhahUHJLDfPs6sHsk0eG6IuMDRbrccc4rQ5OVPcgBdmUTngARw9Ag==

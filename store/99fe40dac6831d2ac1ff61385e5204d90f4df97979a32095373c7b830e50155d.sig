@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 9vvbHO97QbyEIM4ENe/3lDf7U50TM7b88arMhYiRHjrc+Y3nsUMA7NZhVPrueyhz2wtkGJk9yQjxwPby/6bMCg==

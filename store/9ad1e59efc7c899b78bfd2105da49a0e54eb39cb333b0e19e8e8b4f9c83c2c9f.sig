@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules SM82Pd8aMnB2P8HHq6viIgLKnaSWHQ+G9OblPayBt6WcmNQKH0cO6qNXOdhFNkbYCAPPc9EwScoUlXGDk4dfCg==

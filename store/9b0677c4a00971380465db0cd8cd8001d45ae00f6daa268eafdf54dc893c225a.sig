@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules pUMnqQyy3AMlC8aHzpG6KgkJ3KHCfWD6uIWRun1gfZh6Nv93yRC2tafMOZTtzEkU+s/tTReuCEwcWE6tvJF8CQ==

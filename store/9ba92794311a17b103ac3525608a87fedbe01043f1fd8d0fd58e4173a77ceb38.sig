@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules XRKAO6pJJaijZJip7L5tHeSjyKTtfOsYidNtSSFSlKFjKcfiHH7OSKcfIwX4ilPZQ5hNOycpbtD5ObeYgRWrDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules sAJOZ4Zs1cz2aqZOtK5RI2w94maq0U1TUkkfNzHzbAy0batOB5YFzxrg6GcxHiKwvlIxG6L2SukE9H0Humj5Bw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WqjIZ0p0MT0hxZMEK7FQu/wfQnOHCoh+OlrkDF/8t8L5yHBHYQm0ABng8c3AqTvL4bLJVXmn8tk9HfYXQxypCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules TC0nI9L7jrExdMDcwXEkjwCgrrfp7Xxmne2y7oAevDwhYMRzlyWorFPE4dljWjL+RDKUMoFod3DiH/Su1aZ8Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 2OPu5GPT/3mpDXkTF3IrQwQmqsMxIajGlPd36LU7L6RmOz0aEbq+CAsjYCZNfXCPxUdXXIZ2W3YdixapgXmKCQ==

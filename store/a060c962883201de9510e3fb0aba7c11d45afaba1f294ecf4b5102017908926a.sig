@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7JFcjwdQkEST7t2NfVUEJivL4YAhe6TUYhhqVKP3DM/5ftqWJ4l0MZ3ePQL4gDecquDU8NYSqhZXAtXBN3H8Cw==

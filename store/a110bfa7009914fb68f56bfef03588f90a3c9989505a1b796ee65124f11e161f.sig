@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules GmpAz2QNyz5irduQjf0t1FP4Rddt9gCllLxoJsbwy5pnsxzBBli/fTr40RclrfZPOJljqDeIuHQnFWnE6IszBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules T2Yd400zvByBXKxC+4rGlEJzWMfkfRD97PRIBkIKINB4LeSqJ8pEzl3s8HoMIJ5y816K+Hr4eQ2jHMz/Yay7Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules GEy5Ok7YMaYq1Bhd8p0XQO5fdSnpyzU7dqXtWZALh3x/e07O883TTiy9PdvtzaSKh9yUAQf0qsGT7+Jh/kpdAw==

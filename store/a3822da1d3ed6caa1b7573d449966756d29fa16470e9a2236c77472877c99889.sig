@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules aCYtOsk8W/HrpT4JpLw2mwMqRQTIx40JvqG3+htyAH8zEq9A3XUz3NgbfQe4kaXJNhklVpdjxQeaewmmp18QBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules NtotU9DMuJ0OUTrrYOIMuTkhRnctNfxQb18sc5C6MDlKqAYTVlAjX/p3pR7iaTz88NZtp56uYwC6HEXSkz84Bw==

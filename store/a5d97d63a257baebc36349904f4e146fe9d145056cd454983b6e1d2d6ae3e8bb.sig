@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FiJIqIPnrrjwHdDZaAoQ3pdf35kT0sjKhFj+35tJsnNEuBQ/go1WCEnDsdSRQL1a8/51VWcVJHdyOFyQdMtpDg==

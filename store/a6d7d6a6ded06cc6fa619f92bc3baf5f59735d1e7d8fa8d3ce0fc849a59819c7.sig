@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules i3ywlkNezny/hwwVudl25vBYj11t2sgZxwsmkU1wTF60svLLYejQqGgIwlXqqr4Biux+BCQIYmKmdIquyPp+Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7rbn3CfKoKLsLDrAsDsljfg+Dk7SmNjDbdUyJkcLO0EWm+fbA1txDr383ElxpoTnzjHvU0lIkepo2yPAAPDuCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules tL5BJcMCBXXfF0+39cu3jTgTUJu8qWFSFSwUvub94f48VnxFrRB/kSTXfryScIzznMhmd+LASEekd80yAV8vCg==

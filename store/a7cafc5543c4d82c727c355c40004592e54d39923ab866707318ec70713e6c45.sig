@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hYsvz2xRgSfHUllP+6R47XnEr9pQ/L55V994vOI2kJNWF4rf/0pSa4XTmvWYMy5JDYstBM5GvoVNsGuJKzw8DQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 28l4KacxXyKbGyX8JUIuQ9UW+pfutFq5rRooFKD+X58KOhGk02jKoDlfVYESdYNIJMRmQ66PKjpNg8pLjdRJAw==

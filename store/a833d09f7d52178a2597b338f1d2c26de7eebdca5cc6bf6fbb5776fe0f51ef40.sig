@@ -1,0 +1,1 @@
+realisation entropic-bound-migration-2026-12-rules pMMCPEw7t96qNEstx77n0HpScb1D13Pz5rRMA1Oi0b0QnqZ1okSF38CIAjo645x1tRHSt85VXhOlfbAst1/vDQ==

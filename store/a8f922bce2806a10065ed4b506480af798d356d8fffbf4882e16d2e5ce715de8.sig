@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zKhsPKDNFyU0kZanwrcqylpRwmty7nVEtrcEGfVVr/t57iOmvOrecbf9V09FfIDiHuBrnHxitSn81W0fRcmXBw==

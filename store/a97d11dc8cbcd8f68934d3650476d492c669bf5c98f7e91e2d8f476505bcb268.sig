@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules oVaDYYccS/+SJ7l4mhaoZugbgOaNLzdauX2tfrGslmPIXKZye/BrygU9H2tfmYlY7qDiKHCBJaEEQHKrRtcoBw==

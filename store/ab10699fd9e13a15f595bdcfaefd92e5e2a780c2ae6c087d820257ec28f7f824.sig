@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules s5N8mFihK6V7FG1Rp+ppUZXU3Zeeks0KhJhB3+xaKNEfXo/2wOmQFAicKemHpcIYkgTa1YVujST5XrniKWoGDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules nA5YPzD7ZUTmpBIWypfG6FbARbZ5Cz9tO63xWx54DQ6cFR5mnMDJX97jenLkC84NFVGqtckon+w0DXGtp41fBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8IXHZ56GIJWl4PyLvbgZ898fLSWlECgsAfWzg1GR32EainJiyhJ8+/oIdaX+38XSvUg1PcJo88bwP9KgZqeODQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules F1WcGc6AQrTxX5E9BrEAu4/k724RDcJ4rQH05Pax2bdzGR/f4z15XtotUhiu+Y6JfdmekW9SVoCiBbUHyR9VCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7vk+6SI4HvFsL7rHTy6BshmF5C1jCirwYaA65SiOq5gxsZek9cTEyJPt6e6N841qp342tWmth/NkZNbR9QGEBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules D6dadvh6I5S9hXLX0+NBmUJMEQO+j1BVeMVx71DmfGP4VxmK717ZUo6i33ySBtSIq0AAujLpQsn5jRr6IKwDBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules U9HBHWxOWOa3JXBLc+CAHyEtB8JWiMkLhleDeuQXocZb7ZS/CXkSJI7L4c1kWZfxkrJizMrJyurKMaM7k9xBAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules TfdvyTzz01iA1htjIrEQ3I9dERZyogJ8Ho9CVjPbei4bw5xm0SUG6FoP1hQ7xY6RjWuYLwn8GZclx65vRbQICA==

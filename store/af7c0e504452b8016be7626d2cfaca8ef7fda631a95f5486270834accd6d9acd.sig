@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules nY5uBndgBqAM5xkKr1No5xg14hXM2CBLE+8Dn8xzO4+iJWqUEpBkqCMnuVed81RjRCbzXyuJ5eqCvTfLa4sPAA==

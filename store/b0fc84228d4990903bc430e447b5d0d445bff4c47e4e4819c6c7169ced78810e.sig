@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8bFNE+2ziTVPE1IlKrIKrADDOCL1xTA8eUrZl/HrmkrHiRGHybr6Up0SR4sYg0apnHzUJ70GpYveevKtYbSZAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules DQddzEMf73Vgk5x8HZxN0YpfkA3s8F2L+feu5Cz5OltSLOhgFJ4vTi0exBUWQbyymmznkANmjGHoCHeZi1dDDA==

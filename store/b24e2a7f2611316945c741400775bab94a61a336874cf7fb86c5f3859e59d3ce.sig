@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules LpLnfddV37Ynr6GwDRdBpeHnGWVOHHOWzCYyukG1K0Kk8IbcjdA+pq9Tj/UoerqIf9sByDEXXtb6HKDRTKorDA==

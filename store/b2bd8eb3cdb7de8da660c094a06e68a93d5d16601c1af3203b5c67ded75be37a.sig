@@ -1,0 +1,1 @@
+realisation entropic-bound-migration-2026-12-rules kS+Q7lWAUs7kl4SE95wANRoopVfIknkCYERHLC5qsOUGGuuBEsJ2/DKllS8CjQir1zLkc6jceReIXOBOyT4CBw==

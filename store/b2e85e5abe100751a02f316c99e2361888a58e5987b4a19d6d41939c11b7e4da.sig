@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules qjbnA8KpWBnI1Vb28vXhVP6407pElwJpDrZ5EiWuZJ24j8fo9FN9F/xqsRbFQPDnF7zDZMN+WZK0LRwcfK3iBg==

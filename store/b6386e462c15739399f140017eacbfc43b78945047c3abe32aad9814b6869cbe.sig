@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules yZzJgd2pIA1LlR2DCsTd1QCGd5xWPSPYqzxJsn4GOh/fwIzNzl4RIe4+Vqz7aYFJ1B9Yo/NvbZfO1z40iPrlDg==

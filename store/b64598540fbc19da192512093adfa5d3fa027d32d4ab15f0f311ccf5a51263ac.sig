@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules H9jZagyhJmCcu9XR2lJfUZ9XkdOV2/Grm/7ttpaAGC7lzMEerJtR6tNsTJRFJxaCO5+4sqOvvfjCJxZL09hqAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules aaf7MGnDE4XYrqcFtEeb/cQeIVa/fcgBZfOxXbf9PqIvebkkUi2DSKhfi5tjKNVULN6YXM2IfvbDWTvT/KDqAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules o2k3hH85b1Q4e9EFvqtmzIdJGSgAGEu/V14aJEcv9IcMdyCLlvSRPiqfmtl94tckvcfOCGVmQcz+69+ENZ4HCA==

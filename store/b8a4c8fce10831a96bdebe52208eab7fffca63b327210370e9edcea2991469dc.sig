@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OvJl4e0U7+5tXpvmBBpnJXzBrwWjTvsM5VFWsgj0ZRlp2s4Zv/BzgN4PLfaa0q3v1mNhVJ+4GfP7duVLYL55Aw==

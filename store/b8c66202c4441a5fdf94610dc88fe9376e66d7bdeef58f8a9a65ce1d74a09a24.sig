@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zDI9v7KePDIAvFTiFGDTnyVf61f6IIHIQQttzHrBtpx15bES4NAPzObTpwJyaZfoOKkJnOOXno7lHUVK/lXaAw==

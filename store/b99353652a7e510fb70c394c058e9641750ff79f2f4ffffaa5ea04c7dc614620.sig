@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7WQDbQKWm3LYa37/ti6GoglWIF3CgQWoCUIyXmA/xXXTu6w6fSraSKDJrXHia6CFrQqpuNj4H+jdevLXwJYvDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules wDkeFmT+RpBzJjwomVrxfA39Q85rWBkaxAm+k6TM9us5y3ntGjvb8lzwSBaKc1GmwXWheofMP53ORt5+crpfAg==

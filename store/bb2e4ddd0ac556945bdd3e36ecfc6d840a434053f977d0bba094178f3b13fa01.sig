@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hSXk+hQFYaYeW5sK4ZwumcOcNOL9Pi9qh5h7bsm9w/jf7n77lttwXCK3TvogBIl94D/8lOSSJg3ksP2zrJQ9DA==

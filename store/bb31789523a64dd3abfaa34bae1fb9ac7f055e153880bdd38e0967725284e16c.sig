@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules i1uyS7j/cioGDQ8Ee3Miufpcr6MHTp4Jo7my/m18AAX8tUh6c1eFZr+MZnEOM3y8aFNx2K1sypJm1BPaAtRZBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 74Cj06ICaQ2BhOc2UmlY9NAEo4AxXagZBFx/nPdlkLcmXXjqFyoaCBj6Dfpic//477GIBuquzb5QXjNoLTevCQ==

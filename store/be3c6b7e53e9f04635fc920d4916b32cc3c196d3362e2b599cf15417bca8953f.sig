@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FP3j7p55lCQ88uWuqhiZkFQ6ifrNIOy/eSN864cC+Pmda4/8NtKc1c7iCpZriOwd3gPvn3nEDpUfY25TbxOxCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Z9SbDltLZew0wfm1nSGs/IvrRGy1ONPatFt6f23KpxqLJxm/GqEt7vVgo9zEiVAHYEDgcCPdZm29TVfw9DB1DQ==

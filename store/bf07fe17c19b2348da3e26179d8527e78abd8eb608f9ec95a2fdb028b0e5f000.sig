@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules uuO7rDDpSdLFZIEPsKfT85L69DgsiXEcfOhwRMmmU9XTCaOZyJK8bHJ9n9dgJJWAkhuKGTPEY4F7g5k9QELGBg==

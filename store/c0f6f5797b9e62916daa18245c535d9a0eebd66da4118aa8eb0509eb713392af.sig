@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7kNNhL9VphkqmS9ziUkNdIgj0qTs2RvPLrca5tR/EznikvY1jYRWZGsM/7GOTRstsplR0rJzRn+LodOfSyjmAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OIUzllPbn8w7Ow0OmuqycSbpUuyO77PhkU3v5dVoC5lA5FJ13BWmwSoms1NOAiOOJX74KkEBOT0hGurwqXaIBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules HN7rVbkfKH3/EBptzr5EmSgyMG5EP3ZWJimtnsc8Ji4w0EZBu6skbhLg5fdwHkzyGpkZKeSyKyiYeTtVrzJBCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Nv4PtIEPggOVxLBCNjNWHAK/5YHF2PaMVw1zxKlcIfagw3eLtz9oSDTf69dTIZy2axGPwfEKScEXHMSsatQTBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zV446YKgb8H5FADKgzGorIguyLYOhnTkjTdEbtdIY3g021AlulqFwFWqW12icEF40454jQqAsb7AdDetV1ExCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules GEyloLimU2apAujI1mJ3Jgfu0XNoXSNhIPoKgNXcMmA1IMiTuqzrB0k6wckxt4WvEb/cxvyMnd1RDVutiD/rBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7Mto6vmXmLFYolDzy296TQu0K6j67OE4cpiU0pdcnOYWAiHbm3wTs/+jxVz9BpI5lEYdiFCcCwylllXpIjhGDA==

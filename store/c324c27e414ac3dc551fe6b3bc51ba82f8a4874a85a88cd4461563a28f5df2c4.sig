@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules QtRakhIXxlC/5cGOiGzkVchZnyU5EPWRZubBH9lXQHLcGZePvFH6RikVD/RDAhAZW/8i90mI6Rm4olDouVQECw==

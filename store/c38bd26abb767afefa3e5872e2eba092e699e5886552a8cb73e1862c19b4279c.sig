@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules dGpocfTgcooPIKDaIZz3kIxik3plOUGOx9siPc6hq3yydNKh1wHPM92emNGySyLr5LOyFmReIpH4UVjEGs86Cg==

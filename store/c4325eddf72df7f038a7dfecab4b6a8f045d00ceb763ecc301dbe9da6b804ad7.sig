@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules VWVm5jVBpMjqep25xZwPVhLJRs8rfwTVOrdKe5FCikzKk5KWVRt9WdbwAc2xI9lTZjN2lchF0LXFzI+J7vdFDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kZvQofdraZjRNpd3vFxp5HSNcBHg2lPZ3cW8+Sk3wcRrt4OjIWnJmp1XEsrMRkC5lNHLKHbvYXlXDhyuZJM4Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4kF7NrjWudU1gX9mycq8rOR/an6XGHASYsyvH2SWadgkW8ayHFUvewT1nzFmCeML1LGU306seJ2P4S9jQY3BBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules uutpCU0Pzt9aVEs5vGKTafF7wdfsUfwYTBQFx8UauC6dVVPhLhc4zLasN4d1yL0HrHG11msGJbIg2RDMzPxyDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules VqDBIApfK7vVWEP44UpIkoC3YL4ceHOOk6uKVahID9D9UOnnafCIKz2jrKA+R+UBMbIGpR4aQGwejzse4ZXWCQ==

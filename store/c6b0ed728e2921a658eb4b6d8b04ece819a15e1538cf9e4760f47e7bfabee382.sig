@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 063nsDk6b6FU9ww4pObND3fTkm9JeNHBUlTaggqgX80/PiKp9Uf3Hjgyc/yld7smKinYwvAmo6oMej45XcztAw==

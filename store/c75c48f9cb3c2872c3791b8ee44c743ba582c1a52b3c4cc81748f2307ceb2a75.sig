@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules FjmlWntiwmzsu/W0DpAiVIf9wFEmqhFmeSuVcA2YoqgiV0CnYFzSZfdl52MPO/IhBghVQxaJBNUt3/Upm3FlDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules F9wh70LBN84nWqUN6jipSp4Nv2s5L+9rKoLaeZKTMrtyndVc2u+PW3K8Q/sUXv7mVX60rHUqfBmwUJfmNMEPCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules jf86hHyyZlBX8B7bq5D9IFD0Z3yhQhU4CMLSrWGZhc2j8j7ppCcXqQnaueZ+6oHTaIyh7DP+pILVlNhkzE7yBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules tN3TvPsu7P5JrUXtnM9hvNsSiQ8sb7fdGZ95eqty7ypEVBpKIV4luVoV6+WeTuGf6QICyCT4e1O5bUZdyaSyBA==

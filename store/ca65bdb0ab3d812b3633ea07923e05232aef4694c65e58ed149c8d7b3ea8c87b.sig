@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules gFAhsFPz5LVHZSHOtM1ZxoZe0ckQ1mXJGTebbjtt069FKxJb7kGzuZP8nW+QU+6QDjftEickiJn6yJehbz9vAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules q52QTG4zbm/rKY3x+Qj9m1cQTsYaIpfw5JIVONrXJ2bDdJ+I9jz5v6HrnvtbY5TrfX2DMXzsbjLRAje9O5dODg==

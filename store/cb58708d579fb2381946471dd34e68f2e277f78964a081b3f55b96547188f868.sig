@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 3iIrqDzsEsDUlT+vXmAscxWGcS965lnD3S12ij1MRsFd97U3/Ob2NWeYKsipbGPGipmIBUmz4LyiW8wtHx3lDw==

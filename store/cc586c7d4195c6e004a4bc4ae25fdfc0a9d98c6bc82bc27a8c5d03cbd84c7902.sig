@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules sgeUvaOsyl8tmLS7gMvZD9kM3fbncr1Pr+Fd8o5Hm5YRpmE5wSfK2PPGY/eY5hNTCisKAmm8cFqvQrdvUt+RCg==

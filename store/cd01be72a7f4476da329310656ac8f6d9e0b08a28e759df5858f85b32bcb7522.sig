@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules kCK3RQTe9+2LZ3bdz/7HdA65j3PEou5TPHFiB1smdoDQ8x+3Vr7ucIG7qqrVKaa1CTnCo8LCYAT0Up1iG49iDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules z1C6rMMVVZaCXlB1dCuU7bEfNlrLH8eoLMtkecIsSdgiGohlnuR0XsTldGSd3hmczhPbxFQVXhEkudxvwARWBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4Mix0ueX6LNUPvrEQuQtDOvl8YT63iK2IlFI2q0bH02Mjfa+oGGA9VWD1X9te+ya6vJmzOFq3dawJpV7kB72DQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 0qbodE3Qsq54orXtcZDHKrvXKOWUnCC82xMQ5O2sXdTqE4zSBuTO6jV8q5ZEXpE1tENzaPby0w0D+a4xK0GbDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 2adh3TDa9VfQF+UGVZhvi9VFHmYGB100RRe7rbUWlnWyevGPwR7teOAW62t/WT4lW6zOcFgn/1uuXJxKXzSqDg==

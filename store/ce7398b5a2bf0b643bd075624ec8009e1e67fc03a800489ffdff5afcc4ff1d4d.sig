@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules ehjXgkF8qxxmqURgnVIzMluWF+mXJdADbxOBrjj7jbTegbLfoIGM+rU6cFDBiNXf2cdK2MzvPEH9Rqkh9gEtAg==

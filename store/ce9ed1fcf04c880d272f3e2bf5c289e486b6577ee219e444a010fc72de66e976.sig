@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Kb2oQ/ly40HXSfxDwf+3RMisE9sEmNAH7SRzRQiMSOh8+AZTAvu8S9cYf9CSyXQL42pAyaHDeKRsyI5v1F9gBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7QNAsjA95ziH3OHkevQTstBfrLcB0AgsCahycjf3m1CZVRF+DGLMsmmkLpzjreO0fTn6/+OshGtxKLSSwaU7Dg==

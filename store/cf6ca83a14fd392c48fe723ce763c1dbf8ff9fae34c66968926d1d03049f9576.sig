@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules dUsQt0b6Xd8BQsolYJQqiTh8YCa7+iJIkjHgccxQK6A7qC3j4IvV7XbebFdoDf2zDbnqTa9jRxjCIr4erlTzCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules KBDwxcDMPZsEzIcxqYaQ1GxOjusrxPwJH8IL0PRuJMKPvpipM2okPYiZO9AyqDFCoeuImEqtuj3TA595f52sCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules lDSS8OuMDOpjxiiynuWRFnd3992c8lkQssyGKfUQgzJGYiEI45fG7CMHYPGLd7bxckVisAY7RTR3JhzuB9Y2AQ==

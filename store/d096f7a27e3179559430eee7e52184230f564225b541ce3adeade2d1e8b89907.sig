@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rRL2ocPRRlyMKdLebm9E+9ZDVgWqzz7De2bROX/X6xyEVfajbSN0j8k7BXTMxlZnLoDdvoULtmXfLlZ/j8MpAQ==

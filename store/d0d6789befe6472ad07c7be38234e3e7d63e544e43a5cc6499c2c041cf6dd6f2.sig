@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules NztsjecnyQZuDdt7NERUZv1lIu+1mqMhOW1iDZv9t6bGo3pB5GN0R3Eh9MYnxaFulsS1MogBRAi+aFrv4q7+BQ==

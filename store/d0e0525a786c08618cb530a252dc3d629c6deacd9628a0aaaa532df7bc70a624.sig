@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules LQC8LZFJqRG7OB9N/59xfe8RnVaLPwC8z/HWdWekt5M/J81tuetbGkagyHNpxFsE2PIE7vwxxfqblLivUI4LAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 32golMdfvyAGkritOjAxN1YigYiQiCZUPCPqkD7dzrA6XEY/tT/KL9myIlVZx7czv4NWMwQA50skvcvXrWH1Ag==

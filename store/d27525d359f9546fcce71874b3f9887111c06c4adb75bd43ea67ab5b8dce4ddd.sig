@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4yKFaW8lm37HXgOLPXesmhQfAfvJ5KtFbtMYwaU5BuV2F+O49Kv4TZEUS9EotXDHCDr4RL3sUKhdDIdP708wBw==

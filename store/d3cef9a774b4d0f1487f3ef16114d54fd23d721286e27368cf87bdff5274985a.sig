@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules xGP57w/GIDefHxupHWEVBx8koyA8IiC6MkMJToApPXo7GG6UydsGC7OFEaoWys5sBBqOwAgoQ4xXlUsF+2KcCw==

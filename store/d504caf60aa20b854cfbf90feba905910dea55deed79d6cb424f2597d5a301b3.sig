@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules sf0kN1/ulC2KOrZp9TZJUA50W0s+xcidkoXlg6IQdUTwsePoRXAa1mY9UaZ4rkyvWA/46tOdGGuRjXjBJFA2CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules crIg0YB4uqBbNtCDHfUR6xZFvEmZsbxS0XjOljs4xDpULNPuHIv5sJVP+AsfjJFA1PfawHRKkX1P5YjzZh4kAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 0/sOCXxEEZQCkoU6ifkcUJUEqFF1Ro10slSkCUUJ6SscgS9qBEGLK7Ac2P2nt9wBUgWfxi54IZctrcf3i5FaBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8EkpumQfLRl8uu186BAXxhFVOiTzHuSYsxbaMt9/zVHP6sxYpS8ZDhShdTNPyXv6VSzWtkGpW1izQ2dZgvjhCQ==

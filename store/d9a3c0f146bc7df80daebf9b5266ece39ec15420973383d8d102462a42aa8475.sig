@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules RuvT3/HBWJY0Y2kqWasEcGZPe0yR8xe9CToK4Vv/L1WaZRK2aYhm260KU1HmSAn7nvrNxKsXx30wAEriwdxhAA==

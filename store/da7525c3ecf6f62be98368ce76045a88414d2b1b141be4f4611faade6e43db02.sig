@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules IyiU05czACkly3TVgmAgJ6NCSU8pJkwB1hFE9k6REYRcnMHSidIBjiXWjTG/FcPRQjSXtJv6VymAOEoViM0XBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules QmLOogjljKqv764WxJWWPAgQO5Sfee2IjAZqzz9RKBwQ9+P2BpAteAtlo61ggQRm5sBFpx+tV2zL79Qd8c4CCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules ti/jFH86c3/CE1b2HbwEobDnQOQmOJ8S8U2pkOCFK0qVHf2i4YXQdghjSKxxSE9LNcOsSP9V68oH/KqMWV5dAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 8patrj9uPo8zPKaxSsGHNW0goul+CC3k2ZkBRLjlORLFyZiDEYRq11WKjPB/3cy9s71sO5JxbPSrgVxkEbGlCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules ECXE5P5vL4nAACjlmUWkNJ0xSH1XUMVdeCczaSotSgLmpzbWZjWHBlOHf3Mql8pR+Glr1VEzpIb9pr8C+/HcDg==

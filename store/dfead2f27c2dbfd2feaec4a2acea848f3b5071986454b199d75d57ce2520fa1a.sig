@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 02Yn2o5mJclCSCe3gaY4RcY7QiceSRbKrF51rmFJVzq+GmXsGNciy6aVtah6IpitOCMwIcsLkwPPkmPi+uevCw==

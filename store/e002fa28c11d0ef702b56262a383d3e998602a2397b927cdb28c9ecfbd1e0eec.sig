@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules qMNid9hdnnyetjg7AHp0e9Rf2TvFartaNB+/KSYDi8e3ttgAo9I44RvXGprSveo46B3CzavH3i9bi2p3zC3hCg==

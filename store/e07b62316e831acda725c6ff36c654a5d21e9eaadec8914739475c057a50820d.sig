@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules cZ8/5EDmFYcqwMM2gx+Vo4DmdAeaDCIhL4MU0QnogooasoXxfCzlYnM/NVwWjxrQ0HXW5FZbNTlwbEsNSdXPCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rJ2prl6VUsQ78GlMchzsp/8hQoHgeOB59NlLzpBZmqZgY9T8qwaZREa9okjAsS5A1AVPv8QPDJwChKqaQEhkBQ==

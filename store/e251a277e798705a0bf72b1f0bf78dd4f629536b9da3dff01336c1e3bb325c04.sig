@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules NAyM39Xy39cF+mkvPCFLoXgMqmKiG7EOWCiiABmA0By03g45b/i58l5p4XLdiI+CMRRvd1uJQLEe4TuXElVwAA==

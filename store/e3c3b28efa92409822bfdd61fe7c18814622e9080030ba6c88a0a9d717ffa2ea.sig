@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules jY1SG1TwgZtvG44xlIyrXbDL8tqMdDohBVFErCokCER8Nyrd1Om1FrJdfwasXwB1umLonOp7kp9kENuTzbVHBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules myWc7qp8b3Zx9AGIuiuKfTXpSkYgM+VAVeCNuYr7KZ0DR4VntH8NQ+n8MxQ7/MEfruoBJxu5Ff6m8Rr0guEzDw==

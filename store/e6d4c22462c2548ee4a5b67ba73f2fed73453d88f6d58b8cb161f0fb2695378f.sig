@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules hNwJFzX2WM2Eca2AOm+7IVBkGd+6djh45rlgOUMAr5z0OU6JgMZ6Q7VFfYBvddquwQDzipwsRIGX35RWRwvlDA==

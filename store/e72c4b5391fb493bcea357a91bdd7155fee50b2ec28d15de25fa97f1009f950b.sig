@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules PKX6WohKaJB93n+I58WroKTs07QJdLpxKB7dBuwSskbn5oUWXYQxl3kmX9UbGh50oKUc5jU7wnWxs0HNV3jqBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 4oiXYVELVjfHRKUwmI5w4KjdSWFyC5dIhEkKRxN5HlNA1dP9ZCwGOC9tdjNJPpX4+qYIo9F0dC3Rm4gKICrRBg==

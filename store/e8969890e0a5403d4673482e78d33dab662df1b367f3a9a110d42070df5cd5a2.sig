@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 70pfetgIFS37HKidyle5cb6r4uXdD4JangpvkCsJiQPhbHsnWUuB9Ou+JdsRGr3rvVxJta0HZzWpv1fSUXh7AA==

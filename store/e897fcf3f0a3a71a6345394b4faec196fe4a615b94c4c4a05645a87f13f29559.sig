@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Du6VKre5ShoIjGPbvaPxz4oSOMQfBIM0pBrIA2f3joK13SeE6Jxaki8Nnmjl6S/bvxDQgVvpZvn4cmqAbCLrCQ==

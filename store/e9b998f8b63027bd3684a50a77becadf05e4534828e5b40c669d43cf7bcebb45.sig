@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules WN5bzZqVJySmxZatNLp4NhjKw79dspwOGclwWnvyJF7E/Y/oDrUbcA6uYh7NhKySVTKj099thrx2KM6XcpaPCQ==

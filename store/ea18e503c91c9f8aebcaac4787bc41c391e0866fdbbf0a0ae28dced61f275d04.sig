@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules vtXa/GMxrBKPZE2jVaJmN35QChN2lSFionl/AFpAXQMVgQdy17Zdp0klALyFXgEqrKH/qHD38s9CqqRn7jR3Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 82KOua/rOMYkG4CCMrw0fZmorXOBH5IBWSkN+vNv54ONvBBpm5s9yla5ktxzpHe75hIEKCYBErAZaQ7mrNfSAg==

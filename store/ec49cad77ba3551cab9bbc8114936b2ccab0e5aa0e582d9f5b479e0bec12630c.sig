@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules tp5mipROn5ABAuQLnXuYrGwf9zyIGhgwIZoPEmurP72le4fTQCvtIIkxOD16Nefy/ntuXb98zW8ygs6aVdqcBg==

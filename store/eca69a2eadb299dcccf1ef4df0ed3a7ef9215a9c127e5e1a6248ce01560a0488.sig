@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 64H8vBZew7v2KVA+1sNnjPDYfIu+BnUutWxhWaRCNqEuPjHAooLrVIJB88+njnMjFtIICeImE2hIvgWMWAT0CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 3TKhqXXdI8akzkByjdN3kBYFY5LLE2OS5F/4ayAaX/FGXw4fv7u09H1c9YFH0QHZPThmfwaM0c2Mk7hnRQmKBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules yY9iTOcEaaRzK8sxdfeJp4CvIWrnG7rKVKSRwCtSL81zVwDA6HmPvF3h66eXYlPNpYopfVrLUGWREyZUIrm/Cg==

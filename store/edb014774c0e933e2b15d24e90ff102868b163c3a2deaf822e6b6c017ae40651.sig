@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 1RRRbk1PYthXr3Xd7kQjl/eLR0bzTX/X4wie4Hn6j4CT5NeBL8WVTNpeGpFcLYNxrtI5Pa2agIufMGO1ElBWDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Gr/R62ekMtUKJng7e+DMPTVeCplI/5uxEN1WjPtTdKZ5yW8AbH9BFynefS6lrvwGCKAsrwAD7YO8CT8BFKsrAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules QWywCYeqg4ZCVlnRCV8l1j87JYZpePV40nuI6FB/tk9tHP4KsGxawN0XTRnJ5CIgBC8myROCLk5CNpCSr89ECw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules fSLG7mwfHOcb8m5N+Nvk2Sbq1xNZhx5sER64a3ttq+or0/yoGXi9XMX5eGhnI7JthlXcxlrIYKYcWr1sPTkOAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules resYrJhQ5xIcwmp61Q8hD6PrkuDIxzW+gyack6iPpnX4aPx1gZ/TRJxNnSDHUzXtm3euJ/fb2aucqdJoDmabBg==

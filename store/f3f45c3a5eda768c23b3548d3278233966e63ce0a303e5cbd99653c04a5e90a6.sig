@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 7WWOOFEjvUhQkmnBjVYeFPzkvJfWraS6ApOXrW3x0thTMByNeP/r3W0ZauI1EfTigjD3HhVC72e4q9VyMjhsCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules aXrb/kAp7nv5nej59WlcrwEnRC4xCm+cbY7plSFWG5e/l41JNUBdrKOsqHaZilIAcSQhTIEj8QmeTirDxrW8Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules OzjFpoO7dr6PNnxra2VEZSCgPHB+RvRTIl3AZCZSdOcxy/P1fHuINe1PaoX8ixk2kOh8EiG88CqjVNGOo5/vDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules ILmoHq+5xLiN1mcAn+jG7ETbRuH2COfxDZg0hO54vdnNv3iEzvIAQo7KLF4x82+yM9dUfPXbfgsmFzYG5plpDg==

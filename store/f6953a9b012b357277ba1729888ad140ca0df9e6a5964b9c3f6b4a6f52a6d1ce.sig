@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules zY6rsxBYdg1BMqY8yHXHM26kwuhTxwLNBJ8OYDNO5OGS0twF7JGEv4tISnhQKM4XX9yzD2ySvGgO36wHIG2MDg==

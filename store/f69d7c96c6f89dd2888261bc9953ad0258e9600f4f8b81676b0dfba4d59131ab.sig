@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules aDZzIHc8QSBFdLcT2KvQ1Nu6yiS44R08Ngh0MeuPzcRMR/C55wmgardrhHLfqNYiJlSXY59WEF0zWqR7Q49SDg==

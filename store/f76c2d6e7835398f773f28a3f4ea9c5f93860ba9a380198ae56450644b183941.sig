@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules vG9u08k3jw9zWjutsf4LlbQqtwwqHh1fwXQSp4Y87H3z133CCc0bytso6M79/YEkSc216LzZ928w4IVh3xNcDg==

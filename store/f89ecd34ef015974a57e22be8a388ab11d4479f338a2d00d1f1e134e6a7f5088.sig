@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules HfTRuZmJZcmxLz9ETzR6bDya03+8goh4fBhA6siyRDWmIt0dRq23bsjEcYhPrHJMpULOQVn4A/fADsylheusCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 5GHJQyyC25EK7eEGLJCkFaOWzp8f2EPQjOLWMZYjaW6au1pj/8BFJPhoNrJ5uUk0TtkK0YjSuQhJYngXJl3gCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rsAVfEwKPPYDYwVMZotdp1g+xKDwJVRANsRDr4rFo0J7SPTD3uHgCJq6+qpkvrx6igmTlM6Iy1wXDUlI2wDUDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules rYjV9bgSqEUZ3pckqHBxYu0eX2D4aJYLqCZn6VxzjuhWFGODkDRSjxyXns8BfUQILOOTHGr5XMBfSk1FrTmWCA==

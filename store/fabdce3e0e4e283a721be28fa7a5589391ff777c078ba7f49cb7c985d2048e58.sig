@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules bsVzEqcMiiMTci5ohHtSIhxMex2LfCfq9hGSKRkZsTE78PN8lT+oTgKUIE7HSbduXc+qUreFWHvjuFD1Vu4yBA==

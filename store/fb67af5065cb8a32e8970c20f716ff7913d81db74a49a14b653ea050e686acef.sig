@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules 3EVYGQTyT9WkHOwY+FEv3ysBtDjhXEz+dCMW1wzTw2kZxTzKTZt4QVp0uBA5IOhjE2rU3g8AEFVepDe+BVrKCw==

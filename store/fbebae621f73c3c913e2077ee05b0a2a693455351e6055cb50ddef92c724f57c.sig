@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules EdmhPBCfw6nH+/DLhHlI5jOLTbRWjxzKAQLydYYNNt7gY3Y2PIjTWqjKbhsyhPCkgv4h+rlGGEUBXszoYc6UDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules toYvX0KrP0HQG7dM4jpk5mONmiLbvAcXuFhwI4evSDyAj1qv4DG8tNNz2AWb4QYJeJZpgmE5qfsay85kAdS1CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules +FWYZ3AGZt+cA4eqXUK1rEg40fWHMX7fFlC818csC2O/lgr1SD6e9qJA6LxwNKBn1PoXNGBXqCatK4UFZPQbBA==

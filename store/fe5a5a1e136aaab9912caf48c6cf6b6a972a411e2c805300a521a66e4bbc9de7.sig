@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules tX1CGJzY/S82LN7K0kZseZbcoCrz4e5BQRv6pE52HA92hdibKbVmk+V16YoWLK3DUoNX7G8pK7wdh0sfdzz7Dg==

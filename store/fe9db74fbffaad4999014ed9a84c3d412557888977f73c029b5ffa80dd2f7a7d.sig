@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules Sbx1b6yEL8YD13ihBj/SZ3D1H/EJesSntd1EaShefHjuLI9o1c1/PqV0xG09gYtML9VShTCs0KM3jKJDlEmfAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules emsTtE2OY9SWoof/zEPWxDc/4CBGvWgS2HmWD7VLJ12oJ86v1VAmLyfOIvbumgK5O4+f4ZwEvFy45Ior8sZ0BA==

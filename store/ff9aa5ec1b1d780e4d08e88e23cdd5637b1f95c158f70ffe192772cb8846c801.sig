@@ -1,0 +1,1 @@
+alias entropic-bound-migration-2026-12-rules fkEMpW6i5KPHNI6FXyBXVCCjZfk/DG1yd58MM6L2q1dENt5e7WMmYQLbD37M0Jh94nZm9Nxyc5ga6sGJ0ofIDw==
