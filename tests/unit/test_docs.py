@@ -164,3 +164,49 @@ def test_the_store_pages_say_how_the_key_is_made():
         assert "store/keys.py" in text or "store key" in text, page
         assert not re.search(r"(keyed|kept|found) by provenance|provenance hash of the job|"
                              r"when its provenance", text), page
+
+
+MAP_ROW = re.compile(r"^\| (`\w+`|\(top\)) \| (.*) \|$", re.M)
+MAP_NAME = re.compile(r"`(_?[a-z]\w*)`")
+PARENS = re.compile(r"\([^()]*\)")
+
+
+def module_map(text: str) -> list[tuple[str, set[str]]]:
+    """docs/design.md's module map: each row's room and the modules it names, top first (a
+    "(top)" row names top-level modules, each its own room)."""
+    section = text.split("## Module map", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for label, cell in MAP_ROW.findall(section):
+        names = set(MAP_NAME.findall(PARENS.sub("", cell)))  # not what a description names
+        if label == "(top)":
+            rows += [(name, {name}) for name in sorted(names)]
+        else:
+            rows.append((label.strip("`"), names))
+    return rows
+
+
+def test_the_module_map_is_drawn_from_the_code():
+    """Every room's modules as the code has them (of `commands`, its helpers), and a row
+    imports only rows below it."""
+    from test_structure import MODULES, room_graph
+
+    rows = module_map((ROOT / "docs/design.md").read_text())
+    code: dict[str, set[str]] = {}
+    for m in MODULES[1:]:  # the package itself first
+        _, top, *sub = m.split(".")
+        if sub or (ROOT / "src/entropic_bound" / f"{top}.py").is_file():
+            code.setdefault(top, set()).update(sub or [top])
+        else:
+            code.setdefault(top, set())
+    code["commands"] = {m for m in code["commands"] if m.startswith("_")}
+    assert dict(rows) == code
+    order = [r for r, _ in rows]
+    graph = room_graph()
+    up = [(r, i) for r in order for i in graph.get(r, ()) if i in order
+          and order.index(i) < order.index(r)]
+    assert up == []
+
+
+def test_the_map_check_fails_on_a_stale_row():
+    text = "## Module map\n\n| `data` | `teachers` (x), `gone` (y) |\n"
+    assert module_map(text) == [("data", {"teachers", "gone"})]
