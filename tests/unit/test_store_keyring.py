@@ -125,12 +125,14 @@ def test_a_list_removed_after_first_use_leaves_only_your_key(workdir):
     assert set(found.keys) == {"me"} and "is gone" in found.refused[0]
 
 
-def test_first_use_accepts_the_keys_listed_at_clone_time(workdir, tmp_path):
-    """A clone that pulled a key before its first run: the key is proposed, not accepted."""
-    origin = tmp_path / "origin"
-    origin.mkdir()
+def origin_and_clone(tmp_path: Path) -> tuple[trust.Signer, trust.Signer]:
+    """An origin repository that lists a publisher's key, cloned into ``clone``; the working
+    directory is the origin's, ready for the attacker's commit; the publisher's and the
+    attacker's (mallory's) keys."""
     import os
 
+    origin = tmp_path / "origin"
+    origin.mkdir()
     os.chdir(origin)
     git("init", "-q")
     publisher = trust.make_key("publisher", tmp_path / "p.key")
@@ -138,7 +140,14 @@ def test_first_use_accepts_the_keys_listed_at_clone_time(workdir, tmp_path):
     git("add", "trusted-keys.txt")
     git("commit", "-qm", "published")
     subprocess.run(["git", "clone", "-q", str(origin), str(tmp_path / "clone")], check=True)
-    mallory = trust.make_key("mallory", tmp_path / "m.key")
+    return publisher, trust.make_key("mallory", tmp_path / "m.key")
+
+
+def test_first_use_accepts_the_keys_listed_at_clone_time(workdir, tmp_path):
+    """A clone that pulled a key before its first run: the key is proposed, not accepted."""
+    import os
+
+    _, mallory = origin_and_clone(tmp_path)
     with open("trusted-keys.txt", "a") as keys:
         keys.write(mallory.public_line + "\n")
     git("commit", "-qam", "a new key")
@@ -280,16 +289,7 @@ def test_a_folder_a_pull_added_below_a_clone_accepts_no_key_at_first_use(workdir
     folder the pull added, with a list of its own, whose first use accepted it as it stood."""
     import os
 
-    origin = tmp_path / "origin"
-    origin.mkdir()
-    os.chdir(origin)
-    git("init", "-q")
-    publisher = trust.make_key("publisher", tmp_path / "p.key")
-    Path("trusted-keys.txt").write_text(publisher.public_line + "\n")
-    git("add", "trusted-keys.txt")
-    git("commit", "-qm", "published")
-    subprocess.run(["git", "clone", "-q", str(origin), str(tmp_path / "clone")], check=True)
-    mallory = trust.make_key("mallory", tmp_path / "m.key")
+    publisher, mallory = origin_and_clone(tmp_path)
     Path("w").mkdir()
     Path("w/trusted-keys.txt").write_text(f"{publisher.public_line}\n{mallory.public_line}\n")
     git("add", "w")

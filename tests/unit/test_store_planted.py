@@ -23,12 +23,17 @@ from entropic_bound.store.plan import Plan
 from entropic_bound.store.signing import add_trusted, sign_store
 
 
-@pytest.fixture()
-def workdir(tmp_path, monkeypatch):
+def victim(tmp_path, monkeypatch) -> Path:
+    """The store's working directory with the victim's own key, listed in trusted-keys.txt."""
     store_workdir(tmp_path, monkeypatch)
     trust.make_key("victim")
     add_trusted(None)
     return tmp_path
+
+
+@pytest.fixture()
+def workdir(tmp_path, monkeypatch):
+    return victim(tmp_path, monkeypatch)
 
 
 def manifest(store: Path, p: int = 1, keep: str = "entry") -> str:

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import store_workdir
 from test_store_keyring import PEAK_KB
+from test_store_planted import victim
 
 from entropic_bound.store import keyring, trust
 from entropic_bound.store.files import Refused
 from entropic_bound.store.layout import Store
 from entropic_bound.store.records import checked, record_of
-from entropic_bound.store.signing import add_trusted
 
 KEY = "ab" * 32
 CELL = "results/cells/e1/independent/s7.npz"
@@ -30,10 +29,7 @@ SCRIPT = "<script>alert(1)</script>"
 
 @pytest.fixture()
 def workdir(tmp_path, monkeypatch):
-    store_workdir(tmp_path, monkeypatch)
-    trust.make_key("victim")
-    add_trusted(None)
-    return tmp_path
+    return victim(tmp_path, monkeypatch)
 
 
 def plant(store: Store, record: dict, sign: bool) -> None:
