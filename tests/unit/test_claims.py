@@ -4,6 +4,9 @@ covered`` makes a new claim without cases fail here."""
 
 from __future__ import annotations
 
+from importlib import import_module
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -345,6 +348,10 @@ CASES: dict[str, list[tuple[pd.DataFrame, str]]] = {
                                 (t6(repeat_separated_corpora=(2, 10, 30)), PARTLY),
                                 (t6(repeat_separated_corpora=(4, 10, 30)), NOT_REPRODUCED)],
 }
+# an experiment's own claims test (tests/unit/test_claims_<experiment>.py, beside its claims
+# module) adds its CASES here: a new experiment touches no existing test
+for _path in sorted(Path(__file__).parent.glob("test_claims_*.py")):
+    CASES.update(import_module(_path.stem).CASES)
 
 
 def test_the_seed_cv_claim_gives_its_interval_and_the_energy_ranks_cv():
@@ -519,3 +526,14 @@ def test_e6_claims_are_read_under_each_reading_of_a_layers_rank():
         table["stat"] == "untrained_cells", 3, table["value"]))}
     assert _reading_firmness(untrained, "E6.loss_vs_rank") == (
         NOT_COMPARABLE, "holds under each other reading: whitened kernel, whole layer kernel")
+
+
+def test_every_claim_of_a_registered_module_has_its_experiment_registered():
+    """The registry finds an experiment's claims by its name: a claim whose experiment no
+    entry names would be left out of the claims table without a word."""
+    from entropic_bound.plumbing.experiments import EXPERIMENTS
+
+    names = {e.name.upper() for e in EXPERIMENTS}
+    found = {c.experiment for e in EXPERIMENTS for c in import_module(e.claims).CLAIMS}
+    assert found <= names and {c.id for c in CLAIMS} == set(BY_ID)
+    assert len(CLAIMS) == sum(len(import_module(m).CLAIMS) for m in {e.claims for e in EXPERIMENTS})

@@ -16,12 +16,12 @@ from entropic_bound.store.files import Refused
 COMMAND = ("entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
            " --threads {threads} --params {params.train:q} --data {input.data}"
            " --weights {output.weights}")
-SPEC = json.dumps({"kind": "softmax_qk", "r_star": 2, "note": "it's \"quoted\" $HOME *"})
+DATASET_SPEC = json.dumps({"kind": "softmax_qk", "r_star": 2, "note": "it's \"quoted\" $HOME *"})
 
 
 def manifest(**over) -> dict:
     found = {"command": COMMAND, "params": {"train": json.dumps({"lr": 0.01}), "threads": 2},
-             "given": {"spec": SPEC}, "inputs": {"data": ["results/data/e3/x.npz"]},
+             "given": {"spec": DATASET_SPEC}, "inputs": {"data": ["results/data/e3/x.npz"]},
              "outputs": {"record": "results/benchmarks/r/x.json", "weights": "results/w.npz"}}
     return {**found, **over}
 
@@ -34,7 +34,7 @@ def test_the_rendered_command_is_what_the_shell_makes_of_snakemakes_formatting()
         input=SimpleNamespace(data=" ".join(m["inputs"]["data"])),
         output=SimpleNamespace(**m["outputs"]))
     assert argv(COMMAND, m) == shlex.split(formatted)
-    assert argv(COMMAND, m)[3] == SPEC  # one word, quotes and all
+    assert argv(COMMAND, m)[3] == DATASET_SPEC  # one word, quotes and all
 
 
 def test_several_input_paths_are_several_words():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from entropic_bound.store.closure import PACKAGE, PACKAGE_NAME, _module_tree, _package_imports
+from entropic_bound.store.closure import PACKAGE, PACKAGE_NAME, _module_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted({".".join((PACKAGE_NAME, *p.relative_to(PACKAGE).with_suffix("").parts))
@@ -23,10 +23,25 @@ def room(module: str) -> str:
     return module.split(".")[1] if "." in module else "__init__"
 
 
+def written_imports(module: str) -> set[str]:
+    """The modules an import statement of ``module`` names, as written (a lazy export of
+    ``entropic_bound.store`` names the package, not the submodule it loads)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(_module_tree(module)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return {name for name in found if name in MODULES}
+
+
 def imports(module: str) -> set[str]:
-    """The package modules ``module`` imports anywhere (a function's import counts)."""
-    return {i for i in _package_imports(_module_tree(module), module)
-            if i in MODULES and i != PACKAGE_NAME and not module.startswith(i + ".")}
+    """The package modules ``module``'s import statements name anywhere (a function's import
+    counts; a registry's names of modules, which only a closure follows, do not)."""
+    return {i for i in written_imports(module)
+            if i != PACKAGE_NAME and not module.startswith(i + ".")}
 
 
 def room_graph() -> dict[str, set[str]]:
@@ -77,20 +92,6 @@ def test_the_audit_is_one_room():
 
 
 REACH = re.compile(r"^\s*(?:from|import)\s+entropic_bound\.store\.(\w+)", re.M)
-
-
-def written_imports(module: str) -> set[str]:
-    """The modules an import statement of ``module`` names, as written (a lazy export of
-    ``entropic_bound.store`` names the package, not the submodule it loads)."""
-    import ast
-
-    found = set()
-    for node in ast.walk(_module_tree(module)):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
-        elif isinstance(node, ast.Import):
-            found |= {a.name for a in node.names}
-    return {name for name in found if name in MODULES}
 
 
 def test_nothing_outside_the_store_imports_its_submodules():

@@ -18,6 +18,7 @@ from entropic_bound.data.meaningful import check_meaningful
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.store import render_manifest, store_unusable, tracked
 from entropic_bound.plumbing.device import resolve_device
+from entropic_bound.plumbing.experiments import of_machinery
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).
@@ -138,8 +139,9 @@ localrules:
 
 # Experiments of each machinery, by paper table: a new grid (or fixed-operator) experiment is a
 # line here, a config section and its schema entry (`eN: *grid`).
-GRID_TABLES = {"table3": "e3", "table5": "e5"}  # paper table -> experiment
-FIXED_EXPERIMENTS = ["e1", "e2"]
+# the registered experiments of each machinery (entropic_bound.plumbing.experiments)
+GRID_TABLES = {e.tables[0]: e.name for e in of_machinery("grid")}  # paper table -> experiment
+FIXED_EXPERIMENTS = [e.name for e in of_machinery("fixed")]
 # E4's robustness settings: dataset grids that are generated and estimated, never trained;
 # their datasets live beside the experiments' as results/data/e4_<name>/.
 E4_SETTINGS = {f"e4_{name}": grid for name, grid in config["e4"]["settings"].items()}

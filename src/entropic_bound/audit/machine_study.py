@@ -22,14 +22,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from entropic_bound.plumbing.experiments import EXPERIMENTS
+
 # What a copy of the workflow needs (tests/conftest.py copies the same)
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "profiles", "envs", "src",
                   "report/templates", "report/machine", "requirements.lock",
                   "corpora.lock.json", "trusted-keys.txt"]
 # per experiment: the training command and the cell's path below results/cells/<exp>/, which of
 # its parts form a group of which one seed is recomputed (None: every seed)
-GROUPS = {"e1": ("train-fixed", None), "e5": ("train-grid", None),
-          "e2": ("train-fixed", 1), "e3": ("train-grid", 3), "e6": ("train-lm", 2)}
+GROUPS = {e.name: (e.training, e.seed_group) for e in EXPERIMENTS if e.training}
 # a cell's path: word-character folders only (a record is data: no '..' may lead elsewhere)
 CELL = re.compile(r"^results/cells/(e\d)/((?:[\w-]+/)*[\w-]+)/s(\d+)\.npz$")
 

@@ -1,4 +1,17 @@
-"""Which experiment of the paper a job serves, from its rule and wildcards.
+"""The experiments of the workflow, each registered once (:data:`EXPERIMENTS`), and which
+experiment a job serves, from its rule and wildcards.
+
+**The registry.** An experiment is one :class:`Experiment`: the machinery its jobs run on (a
+grid of teachers, a fixed-operator task, data-only estimates, the char LMs), its paper tables
+(one report section each), the module of its claims and of its report sections, and, where
+it trains, the training command and how the machine study groups its seeds. Everything that
+finds an experiment reads this entry, by name (this module imports nothing of the package):
+the workflow's grids and fixed tasks (``GRID_TABLES``, ``FIXED_EXPERIMENTS`` in
+``workflow/rules/common.smk``), the claims (:mod:`entropic_bound.claims.registry`), the report's
+sections (:mod:`entropic_bound.reporting.sections`), the evidence of the grids, the machine
+study (:mod:`entropic_bound.audit.machine_study`) and which verdicts rest on trained cells. An
+experiment on existing machinery is an entry here, its settings (``config.yaml`` and its
+schema) and its own new modules (docs/contributing.md).
 
 The experiment of a job is the one its rule serves: named in :data:`RULE_EXPERIMENT` (E6's
 corpus and LM rules; the claims and the report: ``report``), else by the rule's own name
@@ -12,7 +25,46 @@ path (``aggregate_grid/table3``), else ``other``. Costs are summed per experimen
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment (the module's doc). ``tables``: its paper tables, in the report's order,
+    each a section ``section_<table>`` of the module ``sections``; ``claims``: the module whose
+    ``CLAIMS`` hold its claims (those whose ``experiment`` is its name in capitals);
+    ``training``: the command that trains its cells (None: it trains nothing);
+    ``seed_group``: how many parts of a cell's path (below ``results/cells/<name>/``) form a
+    group of which the machine study recomputes one seed (None: every seed)."""
+
+    name: str
+    machinery: str
+    tables: tuple[str, ...]
+    claims: str
+    sections: str = "entropic_bound.reporting.sections"
+    training: str | None = None
+    seed_group: int | None = None
+
+
+# in the report's order of claims (E3, E5, E1-E2, E4, E6); sections in the order of their tables
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment("e3", "grid", ("table3",), "entropic_bound.claims.grid",
+               training="train-grid", seed_group=3),
+    Experiment("e5", "grid", ("table5",), "entropic_bound.claims.grid", training="train-grid"),
+    Experiment("e1", "fixed", ("table1",), "entropic_bound.claims.fixed",
+               training="train-fixed"),
+    Experiment("e2", "fixed", ("table2",), "entropic_bound.claims.fixed",
+               training="train-fixed", seed_group=1),
+    Experiment("e4", "predict", ("table4_predictability",), "entropic_bound.claims.predict"),
+    Experiment("e6", "lm", ("table6_stats", "table6_trajectory"), "entropic_bound.claims.lm",
+               training="train-lm", seed_group=2),
+)
+
+
+def of_machinery(machinery: str) -> list[Experiment]:
+    """The registered experiments that run on ``machinery``."""
+    return [e for e in EXPERIMENTS if e.machinery == machinery]
 
 # Rules whose name and path name no experiment, or whose work serves no one experiment.
 RULE_EXPERIMENT = {**dict.fromkeys(["fetch_corpus", "tokenize_corpus", "corpus_stats",
@@ -22,7 +74,7 @@ RULE_EXPERIMENT = {**dict.fromkeys(["fetch_corpus", "tokenize_corpus", "corpus_s
 # e<k> or table<k> (Table k is experiment Ek), alone or as a word of a rule's name
 _EXPERIMENT = re.compile(r"(?:^|_)(?:e|table)(\d+)(?:_|$)")
 # the experiments whose claims read trained cells (E4 estimates from data alone)
-TRAINED_EXPERIMENTS = ("e1", "e2", "e3", "e5", "e6")
+TRAINED_EXPERIMENTS = tuple(e.name for e in EXPERIMENTS if e.training)
 # where every job's cost record lies: results/benchmarks/<rule>/<wildcards...>.<tsv|json>
 BENCHMARKS = "benchmarks"
 

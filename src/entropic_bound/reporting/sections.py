@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import import_module
 
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ from entropic_bound.audit.rank_bands import DELTA as RANK_DELTA
 from entropic_bound.audit.trained_comparison import E6_LEVEL, LOSS_FLOORS, OPERATOR_RTOL
 from entropic_bound.claims import published as P
 from entropic_bound.claims.fixed import paper_v_energy_percentile
+from entropic_bound.plumbing.experiments import EXPERIMENTS
 from entropic_bound.reporting.figures import (
     figure_excess,
     figure_table1,
@@ -243,7 +245,7 @@ def open_problem_note(scores: pd.DataFrame) -> str:
             f"{best['mae']:.3f}) over {settings}; it misses {where}{against}.")
 
 
-def section_table4(t: Tables) -> Section:
+def section_table4_predictability(t: Tables) -> Section:
     pred, scores = t["table4_predictability"], t["table4_scores"]
     scores = scores.assign(origin=scores["estimator"].map(
         lambda e: "paper" if e in PAPER_ESTIMATORS else "new"))
@@ -280,7 +282,7 @@ def section_table4(t: Tables) -> Section:
         notes=[best_softmax_note(scores), open_problem_note(scores)])
 
 
-def section_table6(t: Tables) -> Section:
+def section_table6_stats(t: Tables) -> Section:
     stats = t["table6_stats"].copy()
     stats.insert(1, "paper", stats["stat"].map(P.TABLE6).fillna(""))
     other = stats["stat"].str.startswith("reading_")
@@ -388,7 +390,7 @@ def section_audit(t: Tables) -> Section:
         [("Recomputed entries", fmt(shown))])
 
 
-def section_trajectory(t: Tables) -> Section:
+def section_table6_trajectory(t: Tables) -> Section:
     traj = t["table6_trajectory"]
     record = (traj[traj["final"]].groupby(["corpus", "d_model", "seed"], as_index=False)
               .first()[TRAINING_RECORD].rename(columns={"step": "best_step",
@@ -418,13 +420,10 @@ def section_trajectory(t: Tables) -> Section:
         own_anchor="table6-training")
 
 
+# each registered experiment's tables (its section ``section_<table>`` in the module its entry
+# names), in the order of the tables, then the audit's
 SECTIONS: list[tuple[str, Callable[[Tables], Section]]] = [
-    ("table1", section_table1),
-    ("table2", section_table2),
-    ("table3", section_table3),
-    ("table4_predictability", section_table4),
-    ("table5", section_table5),
-    ("table6_stats", section_table6),
-    ("table6_trajectory", section_trajectory),
+    *sorted((table, getattr(import_module(e.sections), f"section_{table}"))
+            for e in EXPERIMENTS for table in e.tables),
     ("audit", section_audit),
 ]

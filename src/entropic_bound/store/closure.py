@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,7 @@ PACKAGE_NAME = PACKAGE.name
 CLI = f"{PACKAGE_NAME}.cli"
 COMMANDS = f"{PACKAGE_NAME}.commands"
 RECORD_ONLY = frozenset({f"{PACKAGE_NAME}.plumbing.job_record"})
+MODULE_NAME = re.compile(rf"{PACKAGE_NAME}(\.[a-z_][a-z0-9_]*)+")
 
 
 def source_path(module: str) -> Path | None:
@@ -92,6 +94,10 @@ def _package_imports(tree: ast.AST, module: str) -> set[str]:
                          for alias in node.names)
         elif isinstance(node, ast.Import):
             named.update(alias.name for alias in node.names)
+    # a registry names modules it loads by name (plumbing.experiments: each experiment's claims
+    # and sections): a text that is exactly a package module's dotted name counts as an import
+    named.update(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                 and isinstance(node.value, str) and MODULE_NAME.fullmatch(node.value))
     found = {m for m in named if source_path(m) is not None}
     return set().union(*map(_enclosing, found)) if found else set()
 
