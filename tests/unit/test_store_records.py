@@ -179,3 +179,16 @@ def test_a_time_past_the_calendar_and_a_bare_benchmark_are_one_line_each(tmp_pat
     assert "s0.tsv not counted" in caplog.text
     with pytest.raises(Refused, match="cpu_flags"):
         checked({"argv": ["x"], "machine": {"cpu_flags": "avx2"}})
+
+
+def test_a_record_written_outside_a_checkout_is_read():
+    """A job that ran outside a git checkout records a null commit (the quick profile's test
+    copies): the costs counted none of those records."""
+    import tempfile
+    from pathlib import Path as P
+
+    from entropic_bound.plumbing.job_record import write_job_record
+
+    with tempfile.TemporaryDirectory() as tmp:
+        record = write_job_record(P(tmp) / "r.json", ["entropic-bound", "train-grid"])
+    assert checked({**record, "commit": None}) == {**record, "commit": None}

@@ -26,7 +26,7 @@ FINISHED = "%Y-%m-%dT%H:%M:%S%z"
 def checked(record: object) -> dict:
     """``record`` where each field a reader uses has its type and range (``argv``: a list of
     strings; ``s``, ``cpu_time``, ``max_rss``: finite numbers >= 0; ``machine``, ``software``,
-    ``commit``: objects whose values are strings, numbers, lists of strings or objects;
+    ``commit``: objects (or null) whose values are strings, numbers, lists of strings or objects;
     ``finished``: a time as the records write it); :class:`Refused` naming the first that is
     not."""
     if not isinstance(record, dict):
@@ -41,13 +41,13 @@ def checked(record: object) -> dict:
             shown = files.shown(str(value))[:40]
             raise Refused(f"{name}: expected a finite number >= 0, not {shown}")
     for name in ("machine", "software", "commit"):
-        value = record.get(name, {})
+        value = record.get(name) or {}  # null where the job ran outside a git checkout
         if not isinstance(value, dict) or not all(
                 isinstance(v, str | int | float | dict | type(None))
                 or (isinstance(v, list) and all(isinstance(x, str) for x in v))
                 for v in value.values()):
             raise Refused(f"{name}: expected an object of strings, numbers and lists of strings")
-    machine = record.get("machine", {})
+    machine = record.get("machine") or {}
     if not (isinstance(machine.get("cpu_flags", []), list)
             and isinstance(machine.get("kernel_env", {}), dict)
             and all(isinstance(v, str) for v in machine.get("kernel_env", {}).values())):
