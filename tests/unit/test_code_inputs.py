@@ -121,21 +121,11 @@ def test_imports_nested_in_any_statement_are_found():
 
 def test_no_two_modules_of_the_package_import_each_other_in_a_circle():
     """Imports run one way (docs/design.md, "Module map"): a circle, direct or through other
-    modules, among the package's modules (a function's import counts) is a defect."""
-    from entropic_bound.store.closure import (
-        PACKAGE,
-        PACKAGE_NAME,
-        _module_tree,
-        _package_imports,
-    )
+    modules, among the package's modules (a function's import counts; a registry's names of
+    the modules it loads by name do not) is a defect."""
+    from test_structure import MODULES, circle, imports
 
-    modules = sorted({".".join((PACKAGE_NAME, *p.relative_to(PACKAGE).with_suffix("").parts))
-                      .removesuffix(".__init__") for p in PACKAGE.rglob("*.py")})
-    from test_structure import circle
-
-    graph = {m: {i for i in _package_imports(_module_tree(m), m) if i != m and i in modules
-                 and not m.startswith(i + ".")} for m in modules}
-    assert circle(graph) is None
+    assert circle({m: imports(m) - {m} for m in MODULES}) is None
 
 
 def test_the_code_digest_follows_every_byte_of_the_closure(tmp_path, monkeypatch):
