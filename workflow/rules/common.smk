@@ -45,8 +45,8 @@ envvars:
     "ENTROPIC_BOUND_ROOT",
 
 
-# The store (entropic_bound.store): a stored rule writes its command once, in its `job`
-# param, `stored(COMMAND, ...)`, and runs `shell: STORED`: `entropic-bound-store MANIFEST
+# The store (entropic_bound.store): a stored rule writes its command once, in its params,
+# `**stored(COMMAND, ...)`, and runs `shell: STORED`: `entropic-bound-store MANIFEST
 # LOG` (the log, logs/<rule>/..., names the rule), which renders the command from the job's manifest (the workflow's own text:
 # command, params, inputs, outputs), computes the job's key from it, fetches its entry
 # (checked against its seal, copied) or runs the command and stores what it made. The teacher
@@ -68,7 +68,7 @@ COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+) ")  # the library command a s
 
 
 def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None, **params):
-    """A stored rule's `job` param: `command` as written (its fields {params.NAME[:q]},
+    """A stored rule's params, `**stored(...)`: `command` as written (its fields {params.NAME[:q]},
     {input.NAME}, {output.NAME}, {threads}), run through the store by `shell: STORED`.
     `params`: the science settings the command reads (values, or functions of the wildcards),
     each in the key; `given`: settings the command reads that a keyed input already fixes
@@ -85,6 +85,22 @@ def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None
 
     def value(v, wildcards):
         return v(wildcards) if callable(v) else v
+
+    # Snakemake's params trigger compares only the params that are functions of the wildcards
+    # alone ("non-derived"): `settings` holds all the job's settings and its code's digest, so
+    # a changed setting or code reruns the job; `job`, which needs the input, output and
+    # threads, holds the manifest
+    def settings(wildcards):
+        return as_json(
+            {
+                "command": command,
+                "params": {n: value(v, wildcards) for n, v in params.items()},
+                "given": {n: value(v, wildcards) for n, v in (given or {}).items()},
+                "keyed": {n: j(wildcards) for n, j in (keyed or {}).items()},
+                "expect": expect(wildcards) if expect else None,
+                "code": digest,
+            }
+        )
 
     def job(wildcards, input, output, threads):
         values = {n: value(v, wildcards) for n, v in params.items()}
@@ -105,7 +121,7 @@ def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None
         )
         return f"entropic-bound-store {shlex.quote(manifest)}"
 
-    return job
+    return {"job": job, "settings": settings}
 
 
 MAKE_DATA = "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"

@@ -15,7 +15,7 @@ rule fetch_corpus:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        job=stored(
+        **stored(
             "entropic-bound fetch-corpus --params {params.fetch:q} --record {output.record}"
             " --text {output.text} --provenance {output.provenance}",
             code=False,
@@ -51,7 +51,7 @@ rule tokenize_corpus:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        job=stored(
+        **stored(
             "entropic-bound tokenize-corpus --params {params.tok:q} --text {input.text}"
             " --provenance {input.provenance} --tokens {output.tokens} --meta {output.meta}",
             keep="realisation",
@@ -109,7 +109,7 @@ rule train_lm_cells:
     resources:
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        job=stored(
+        **stored(
             "entropic-bound train-lm --threads {threads} --params {params.lm:q}"
             " --record {output.record} --tokens {input.tokens} --meta {input.meta}"
             " --weights {output.weights} --metrics {output.metrics}"
@@ -135,7 +135,7 @@ rule measure_lm_cells:
     conda:
         "../../envs/entropic-bound.yaml"
     params:
-        job=stored(
+        **stored(
             "entropic-bound measure-lm --params {params.cell:q} --record {output.record}"
             " --metrics {input.metrics} --trajectory {input.trajectory} --weights {input.weights}"
             " --out {output.measures}",

@@ -38,7 +38,7 @@ rule train_fixed_cells:
         mem_mb=dataset_mem_mb(800, fixed_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        job=stored(
+        **stored(
             "entropic-bound train-fixed --spec {params.spec:q} --record {output.record}"
             " --threads {threads} --params {params.train:q}"
             " --data {input.data} --weights {output.weights} --metrics {output.metrics}",
@@ -73,7 +73,7 @@ rule measure_fixed_cells:
     resources:
         mem_mb=dataset_mem_mb(300, fixed_section),
     params:
-        job=stored(
+        **stored(
             "entropic-bound measure-fixed --spec {params.spec:q} --record {output.record}"
             " --threads {threads} --params {params.measure:q}"
             " --data {input.data} --weights {input.weights} --metrics {input.metrics}"
@@ -99,7 +99,7 @@ rule estimate_e1_data:
     resources:
         mem_mb=dataset_mem_mb(800, lambda wc: config["e1"]),
     params:
-        job=stored(
+        **stored(
             "entropic-bound estimate-fixed --spec {params.spec:q} --record {output.record}"
             " --params {params.measure:q} --data {input.data} --out {output.estimates}",
             measure=as_json({"tol": config["spectra"]["tol"]}),

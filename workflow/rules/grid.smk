@@ -37,7 +37,7 @@ rule train_grid_cells:
         mem_mb=dataset_mem_mb(800, grid_section),
         gpu=1 if DEVICE == "cuda" else 0,
     params:
-        job=stored(
+        **stored(
             "entropic-bound train-grid --spec {params.spec:q} --record {output.record}"
             " --threads {threads} --params {params.train:q}"
             " --data {input.data} --weights {output.weights} --metrics {output.metrics}",
@@ -64,7 +64,7 @@ rule measure_grid_cells:
     resources:
         mem_mb=dataset_mem_mb(300, grid_section),
     params:
-        job=stored(
+        **stored(
             "entropic-bound measure-grid --spec {params.spec:q} --record {output.record}"
             " --params {params.measure:q} --data {input.data}"
             " --weights {input.weights} --metrics {input.metrics} --out {output.measures}",

@@ -15,7 +15,7 @@ rule estimate_e4_data:
     resources:
         mem_mb=dataset_mem_mb(800, grid_section),
     params:
-        job=stored(
+        **stored(
             "entropic-bound estimate-e4 --spec {params.spec:q} --record {output.record}"
             " --params {params.e4:q} --data {input.data} --out {output.estimates}",
             given={"spec": grid_spec},
