@@ -80,7 +80,7 @@ def test_every_rule_of_the_workflow_is_charged_to_an_experiment(tmp_path):
                          re.M).group(1)
 
     blocks = [b for text in texts for b in text.split("\nrule ")[1:]]
-    stored = [b for b in blocks if "job=stored(" in b and "keep=" not in b]
+    stored = [b for b in blocks if "**stored(" in b and "keep=" not in b]
     assert len(blocks) >= 20 and len(stored) == 8  # measure_lm_cells assembles: not stored
     assert all("    benchmark:\n" in b or "--record {output.record}" in shell(b)
                for b in blocks if b not in stored)

@@ -64,7 +64,7 @@ def test_every_stored_rule_logs_under_its_own_name():
 
     root = Path(__file__).resolve().parents[2] / "workflow/rules"
     blocks = [b for f in sorted(root.glob("*.smk")) for b in f.read_text().split("\nrule ")[1:]]
-    stored = [b for b in blocks if "job=stored(" in b]
+    stored = [b for b in blocks if "**stored(" in b]
     assert len(stored) == 10
     for block in stored:
         log = re.search(r"    log:\n\s+\"([^\"]+)\"", block).group(1)

@@ -303,7 +303,7 @@ def test_every_stored_job_keys_the_import_closure_of_the_command_it_runs(quick_r
         expected = [] if rule == "fetch_corpus" else command_sources(argv[1])
         assert manifest["inputs"].get("code", []) == expected, rule
         checked.add(rule)
-    assert len(checked) == 10  # every rule whose `job` param is stored(...)
+    assert len(checked) == 10  # every rule whose params are **stored(...)
 
 
 def test_an_edit_reruns_exactly_the_rules_that_execute_the_edited_file(quick_run):
