@@ -113,7 +113,10 @@ def test_two_draws_may_differ_by_the_t_prediction_bound_of_their_difference():
     assert draw_bound(2) == pytest.approx(12.706205 * np.sqrt(2), rel=1e-5)
     assert draw_bound(1) == np.inf
     one = pd.DataFrame({"val_loss": [1.5], "best_select_loss": [2.0]})
-    assert not compare_lm_metrics(one + 0.01, one, one, "metrics").agrees
+    # one seed: not judged (NaN), never a difference for want of seeds; identical draws agree
+    alone = compare_lm_metrics(one + 0.01, one, one, "metrics")
+    assert alone.agrees and np.isnan(alone.margin) and "not judged: 1 seed" in alone.how
+    assert compare_lm_metrics(one, one, one, "metrics").margin == 0
 
 
 def test_an_overparameterised_kernel_is_compared_where_the_data_identifies_it():

@@ -112,11 +112,11 @@ rule audit_store:
         seed=config["audit"]["seed"],
         budget=config["audit"]["budget_seconds"],
         evidence=EVIDENCE_PARAMS,
+        store=config["store"],
     shell:
         "entropic-bound audit {params.per_experiment} --per-experiment --seed {params.seed}"
         " --budget-seconds {params.budget} --jobs {threads} --params {params.evidence:q}"
-        + EVIDENCE_ARGS
-        + " --out {output} --exit-zero > {log} 2>&1"
+        " --store {params.store:q}" + EVIDENCE_ARGS + " --out {output} --exit-zero > {log} 2>&1"
 
 
 rule render_report:

@@ -41,6 +41,7 @@ sha256 instead) are not drawn: an audit must run where only the checkout is.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import math
@@ -69,12 +70,13 @@ from entropic_bound.audit.trained_comparison import (
 from entropic_bound.plumbing import job_record
 from entropic_bound.plumbing.atomic import read_parquet
 from entropic_bound.plumbing.experiments import experiment_of
-from entropic_bound.store import NOTES
+from entropic_bound.store import NOTES, Refused, Store, signed_records
 from entropic_bound.store import read_notes as notes
 
 log = logging.getLogger(__name__)
 
 NETWORK_COMMANDS = ("fetch-corpus",)
+STORE = "store"  # the workflow's default (config ``store``)
 
 
 TRAINING_COMMANDS = ("train-grid", "train-fixed", "train-lm")
@@ -99,11 +101,14 @@ class Outcome:
 
     @property
     def verdict(self) -> str:
-        """identical / agrees within the machine tolerance / DIFFERS / not recomputed."""
+        """identical / agrees within the machine tolerance / DIFFERS / not recomputed / not
+        judged (recomputed, with nothing to judge it by: ``comparison`` says why)."""
         if not self.recomputed:
             return "not recomputed"
         if not self.ok:
             return "DIFFERS"
+        if math.isnan(self.margin):
+            return "not judged"
         return "identical" if self.max_abs_diff == 0 else "agrees within the machine tolerance"
 
 
@@ -190,7 +195,8 @@ def _experiment(note: dict) -> str:
     return experiment_of(note["rule"], list(Path(first).parts))
 
 
-def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict[str, str]]:
+def audit_entry(note: dict, workdir: Path, scratch: Path,
+                store: str | os.PathLike[str] = STORE) -> tuple[Outcome, dict[str, str]]:
     """Recompute the entry of one noted job of this run into ``scratch``, by the command this
     run's workflow gave the job (its note), and compare it with the entry's files (the job's
     outputs: copies checked against the entry's seal); returns the outcome and the recomputed
@@ -232,16 +238,17 @@ def audit_entry(note: dict, workdir: Path, scratch: Path) -> tuple[Outcome, dict
         return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel, ok,
                        f"largest difference at {'; '.join(where)}" if where else "", True,
                        how, margin), recomputed
-    judged = compare_training(command, stored)
+    judged = compare_training(command, stored, store)
     return Outcome(key, experiment, command, exact_required, worst_abs, worst_rel,
                    judged.agrees, f"largest margin at {judged.where}", True, judged.how,
                    judged.margin), recomputed
 
 
-def compare_training(command: str, outputs: dict[str, Path]) -> Comparison:
+def compare_training(command: str, outputs: dict[str, Path],
+                     store: str | os.PathLike[str] = STORE) -> Comparison:
     """A recomputed training entry's outputs (recomputed path -> the job's output, a copy of
     the entry's file) against the stored ones, by
-    :mod:`entropic_bound.audit.trained_comparison`."""
+    :mod:`entropic_bound.audit.trained_comparison` (E6's seeds read from ``store``)."""
     results = []
     for ours, stored in outputs.items():
         label = stored.name
@@ -251,29 +258,58 @@ def compare_training(command: str, outputs: dict[str, Path]) -> Comparison:
         elif stored.name.endswith("metrics.parquet") and command == "train-lm":
             stored_metrics = read_parquet(stored)
             results.append(compare_lm_metrics(read_parquet(Path(ours)), stored_metrics,
-                                              lm_seed_metrics(stored_metrics), label))
+                                              lm_seed_metrics(stored, store), label))
         elif stored.name.endswith("metrics.parquet"):
             results.append(compare_metrics(read_parquet(Path(ours)), read_parquet(stored),
                                            label))
-    worst = max(results, key=lambda c: c.margin)
+    # a difference first, then what could not be judged (NaN), then the largest margin
+    worst = max(results, key=lambda c: (c.margin > 1, math.isnan(c.margin),
+                                        0.0 if math.isnan(c.margin) else c.margin))
     return Comparison(worst.margin, worst.where, "; ".join(sorted({c.how for c in results})))
 
 
-def lm_seed_metrics(metrics: pd.DataFrame, root: str | os.PathLike[str] = NOTES
-                    ) -> pd.DataFrame:
-    """The metrics rows of every E6 cell of this run (its noted training jobs, their outputs
-    checked against their seals when fetched) of the same corpus and d_model: its seeds."""
-    corpus, d_model = metrics["corpus"].iloc[0], int(metrics["d_model"].iloc[0])
-    rows = []
-    for note in notes(root):
-        path = note["outputs"].get("metrics")
-        if note["rule"] != "train_lm_cells" or path is None:
+def lm_seed_metrics(metrics_path: Path, store: str | os.PathLike[str] = STORE,
+                   root: str | os.PathLike[str] = NOTES) -> pd.DataFrame:
+    """The metrics rows of the cell's seeds, this one included: every ``train-lm`` entry of
+    the store a trusted key signed (:func:`entropic_bound.store.signed_records`) whose command
+    sets every param the noted job of ``metrics_path`` (this run's output) sets, but the seed
+    (corpus, width, depth, training protocol), one per seed, each read from the entry and
+    checked against its seal: fetched by this run or not, so a partial run judges as a whole
+    one does. The noted job's own rows alone where it has no note or no other seed is
+    stored."""
+    own = read_parquet(metrics_path)
+    argv = next((n["argv"] for n in notes(root)
+                 if n["outputs"].get("metrics") == str(metrics_path)), None)
+    cell = _params_but_seed(argv) if argv else None
+    if cell is None:
+        return own
+    rows, seeds = [own], {cell[1]}
+    for entry, record, seal in signed_records(Store(store), "train-lm"):
+        found = _params_but_seed(record["argv"])
+        suffix = next((s for s in seal if s.startswith("_metrics")), None)
+        if found is None or found[0] != cell[0] or found[1] in seeds or suffix is None:
             continue
-        frame = read_parquet(Path(path))
-        if {"corpus", "d_model", "val_loss"} <= set(frame.columns) and \
-                frame["corpus"].iloc[0] == corpus and int(frame["d_model"].iloc[0]) == d_model:
-            rows.append(frame)
-    return pd.concat(rows or [metrics], ignore_index=True)  # none noted: the cell alone
+        try:
+            data = Store(store).read_verified(entry, suffix, seal[suffix])
+            rows.append(pd.read_parquet(io.BytesIO(data)))
+        except (Refused, OSError, ValueError) as err:
+            log.warning("audit: %s/%s: a seed's metrics not read: %s", store, entry[:12], err)
+            continue
+        seeds.add(found[1])
+    return pd.concat(rows, ignore_index=True)
+
+
+def _params_but_seed(argv: list[str]) -> tuple[str, object] | None:
+    """A train-lm command's ``--params`` without its seed (canonical JSON), and the seed;
+    None where the command has no such object."""
+    try:
+        params = json.loads(argv[argv.index("--params") + 1])
+    except (ValueError, IndexError, TypeError):
+        return None
+    if not isinstance(params, dict) or "seed" not in params:
+        return None
+    seed = params.pop("seed")
+    return json.dumps(params, sort_keys=True), json.dumps(seed)
 
 
 def draw(candidates: dict[str, dict], count: int, seed: int,
@@ -341,7 +377,8 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
           workdir: str | os.PathLike[str] = ".", keys: list[str] | None = None,
           per_experiment: bool = False, budget_seconds: float | None = None,
           speed: float | None = None, check: VerdictCheck | None = None,
-          jobs: int = 1) -> tuple[list[Outcome], list[str]]:
+          jobs: int = 1, store: str | os.PathLike[str] = STORE
+          ) -> tuple[list[Outcome], list[str]]:
     """Recompute ``count`` entries of this run's noted stored jobs (of each experiment's, with
     ``per_experiment``, within ``budget_seconds`` where given: of this machine's time where
     ``speed`` says how many of its seconds a recorded second costs
@@ -371,7 +408,7 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
         # of them at once; the verdict checks (in this process) one after another
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             done = list(pool.map(lambda key: audit_entry(candidates[key], Path(workdir),
-                                                         Path(tmp) / key[:12]), chosen))
+                                                         Path(tmp) / key[:12], store), chosen))
         for key, (outcome, recomputed) in zip(chosen, done, strict=True):
             scratch = Path(tmp) / key[:12]
             if check is not None and recomputed:

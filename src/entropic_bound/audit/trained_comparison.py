@@ -102,7 +102,8 @@ class Comparison:
 
     @property
     def agrees(self) -> bool:
-        return bool(self.margin <= 1.0)
+        """Within the tolerance, or not judged (NaN: nothing to judge by, ``how`` says why)."""
+        return bool(self.margin <= 1.0 or np.isnan(self.margin))
 
 
 def _worst(items: list[tuple[float, str]], how: str) -> Comparison:
@@ -228,16 +229,23 @@ def draw_bound(n: int, level: float = E6_LEVEL) -> float:
 def compare_lm_metrics(ours: pd.DataFrame, stored: pd.DataFrame,
                        seeds: pd.DataFrame, label: str) -> Comparison:
     """E6: :data:`E6_LOSSES` as the difference of two draws, within :func:`draw_bound` sample
-    standard deviations of the seeds (``seeds``: the metrics rows of the cell's seeds in this
-    run, this one included)."""
+    standard deviations of the seeds (``seeds``: the metrics rows of the cell's seeds, this one
+    included). With one seed there is no spread to judge by: the margin is NaN, "not judged"
+    (never a difference for want of seeds), unless the two draws are identical."""
     bound = draw_bound(len(seeds))
+    if not np.isfinite(bound):
+        moved = max(abs(float(ours[c].iloc[0]) - float(stored[c].iloc[0])) for c in E6_LOSSES)
+        return Comparison(0.0 if moved == 0 else float("nan"),
+                          f"{label} (moved {moved:.4g})",
+                          f"E6 losses not judged: {len(seeds)} seed of the cell stored, two "
+                          "draws' bound needs the spread of two or more")
     how = (f"E6 losses within the {E6_LEVEL:.0%} bound of two draws' difference "
            f"({bound:.2f} seed sd at n = {len(seeds)})")
     items = []
     for column in E6_LOSSES:
         spread = seed_spread(seeds[column].astype(float).tolist())
         diff = abs(float(ours[column].iloc[0]) - float(stored[column].iloc[0]))
-        allowed = bound * spread if np.isfinite(bound) else 0.0
+        allowed = bound * spread
         items.append((diff / allowed if allowed > 0 else (float("inf") if diff else 0.0),
                       f"{label}:{column} (moved {diff:.4g}, seeds' sd {spread:.3g})"))
     return _worst(items, how)

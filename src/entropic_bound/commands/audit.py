@@ -25,6 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="recompute N entries at once (each with its job's own thread counts)")
     p.add_argument("--notes", default="results/jobs",
                    help="this run's notes of its jobs (written by the store's wrapper)")
+    p.add_argument("--store", default="store",
+                   help="the store (config store): E6's seeds are read from its signed entries")
     p.add_argument("--out", default=None, help="also write the outcomes as parquet")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when an entry differs (the outcomes in --out say so: the "
@@ -57,7 +59,7 @@ def run(a: argparse.Namespace) -> None:
     outcomes, left_out = audit(a.notes, a.count, a.seed, keys=a.keys,
                                per_experiment=a.per_experiment,
                                budget_seconds=a.budget_seconds, speed=speed, check=check,
-                               jobs=a.jobs)
+                               jobs=a.jobs, store=a.store)
     if not outcomes:
         line = (f"audit: no stored job of this run noted in {a.notes}"
                 + (f" whose entry starts with {' or '.join(a.keys)}" if a.keys else "")

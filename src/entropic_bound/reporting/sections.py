@@ -339,7 +339,8 @@ def section_audit(t: Tables) -> Section:
         "outcome": np.where(~audit["recomputed"], "not recomputed",
                             np.where(~audit["ok"], "DIFFERS",
                                      np.where(identical, "identical",
-                                              "agrees within the machine tolerance"))),
+                                              np.where(audit["margin"].isna(), "not judged",
+                                                       "agrees within the machine tolerance")))),
         "detail": audit["detail"],
         # audits written before the verdict check have no such column
         "verdict check": audit.get("verdict_check", pd.Series("not checked", audit.index))})

@@ -54,7 +54,7 @@ _EXPORTS = {
     "command_imports": ("closure", "command_imports"),
     # trust, records read as data, plans
     "trusted": ("keyring", "trusted"), "carry": ("keyring", "carry"),
-    "record_of": ("records", "record_of"),
+    "record_of": ("records", "record_of"), "signed_records": ("records", "signed_records"),
     "check_record": ("records", "checked"), "RECORD_LARGEST": ("records", "LARGEST"),
     "wrapped": ("plan", "wrapped"),
     # a run's store lines

@@ -11,10 +11,12 @@ line naming the entry and the field, never a traceback.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from datetime import datetime
 
 from entropic_bound.store import files
 from entropic_bound.store.files import Refused
+from entropic_bound.store.keyring import trusted
 from entropic_bound.store.layout import RECORD, Store
 from entropic_bound.store.trust import signed_by
 
@@ -79,3 +81,18 @@ def record_of(store: Store, entry: str, keys: dict[str, object] | None,
         if refused is not None:
             refused.append(f"{store}/{entry[:12]}: record not read: {files.shown(str(err))[:200]}")
         return {}
+
+
+def signed_records(store: Store, command: str) -> Iterator[tuple[str, dict, dict[str, str]]]:
+    """Each sealed entry of ``store`` whose record a key this checkout trusts signed (every
+    entry where it trusts none: an unsigned store) and ran ``entropic-bound <command>``: its
+    name, its record (:func:`record_of`) and its seal (suffix -> sha256)."""
+    keys = trusted()
+    for entry in sorted(store.listing().seals):
+        record = record_of(store, entry, keys)
+        if record.get("argv", [])[1:2] != [command]:
+            continue
+        try:
+            yield entry, record, store.seal(entry)
+        except (OSError, Refused):
+            continue
