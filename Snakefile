@@ -4,7 +4,7 @@ import time
 
 from snakemake.utils import min_version
 
-min_version("9.0")
+min_version("9.19.0")
 
 
 configfile: "config.yaml"

@@ -43,6 +43,22 @@ def test_a_miss_computes_and_stores_and_a_hit_fetches_a_copy_without_running(wor
     assert job.run(manifest(store, {"p": 2}), ARGV) == 0 and runs() == 2  # another key
 
 
+def test_a_conda_job_shares_the_plain_jobs_key_and_entry(workdir, monkeypatch, capsys):
+    """Under ``--sdm conda`` the job's environment sets ENTROPIC_BOUND_CONDA_ENV (the env file's
+    variable) and the workflow ENTROPIC_BOUND_ROOT: the key is the plain job's (the issue: a
+    conda run keyed the environment's files and fetched nothing of the store)."""
+    store = workdir / "store"
+    with monkeypatch.context() as conda:
+        conda.setenv("ENTROPIC_BOUND_CONDA_ENV", "1")
+        conda.setenv("ENTROPIC_BOUND_ROOT", str(Path(__file__).resolve().parents[2]))
+        assert job.run(manifest(store), ARGV) == 0 and runs() == 1
+        conda_key = json.loads(next(Path("results/jobs").glob("*.json")).read_text())["key"]
+    assert conda_key == job.job_key(json.loads(manifest(store)), job.digest_input)
+    Path(OUT).unlink()
+    assert job.run(manifest(store), ARGV) == 0 and runs() == 1  # the plain run fetches it
+    assert "fetched job from entry" in capsys.readouterr().err
+
+
 def test_an_entry_whose_record_names_another_command_is_set_aside_and_never_run(workdir):
     """A record is data: one rewritten to run another subcommand (the audit used to run it)
     is refused at fetch, and the job computes its own result."""
@@ -76,7 +92,7 @@ def test_a_corrupt_entry_beside_a_good_alias_is_set_aside_and_the_alias_serves(w
     store = workdir / "store"
     job.run(manifest(store), ARGV)
     (entry,) = Store(store).listing().seals
-    key = job.job_key(json.loads(manifest(store, {"p": 2})), job.digest_input, job.software())
+    key = job.job_key(json.loads(manifest(store, {"p": 2})), job.digest_input)
     Store(store).write_alias(key, entry)
     Store(store).write_entry(key, {"_measures.parquet": b"x", "_record.json": b"{}"})
     (store / f"{key}_measures.parquet").write_text("y")  # fails the seal just written
@@ -122,7 +138,7 @@ def test_a_junk_seal_beside_a_good_alias_falls_back_to_the_alias_said_once(workd
     store = workdir / "store"
     job.run(manifest(store), ARGV)
     (entry,) = Store(store).listing().seals
-    key = job.job_key(json.loads(manifest(store, {"p": 2})), job.digest_input, job.software())
+    key = job.job_key(json.loads(manifest(store, {"p": 2})), job.digest_input)
     Store(store).write_alias(key, entry)
     (store / f"{key}.sha256").write_text("garbage\n")
     Path(OUT).unlink()

@@ -42,7 +42,7 @@ def manifest(store: Path, p: int = 1, keep: str = "entry") -> str:
 
 
 def key_of(text: str) -> str:
-    return job.job_key(json.loads(text), job.digest_input, job.software())
+    return job.job_key(json.loads(text), job.digest_input)
 
 
 def entry_and_signed_alias(workdir: Path) -> tuple[Store, str, str]:

@@ -2,9 +2,11 @@ import json
 import os
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
+from snakemake.settings.types import DeploymentMethod
 from snakemake.utils import validate
 
 from entropic_bound.store import closure_digest, command_sources
@@ -34,6 +36,17 @@ if workflow.is_main_process or DEVICE_VARIABLE not in os.environ:
     os.environ[DEVICE_VARIABLE] = resolve_device(config["device"])
 DEVICE = os.environ[DEVICE_VARIABLE]
 
+
+# `--sdm conda` without conda: Snakemake's own error names `conda info`; this names what to do.
+if (
+    DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
+    and not shutil.which(workflow.deployment_settings.conda_frontend)
+):
+    raise WorkflowError(
+        f"--sdm conda: no {workflow.deployment_settings.conda_frontend} on the PATH; install "
+        "Miniforge (https://conda-forge.org/download) or run without --sdm conda after "
+        "`pip install -r requirements.lock -e .` (README)"
+    )
 
 # The checkout, for the conda environment's post-deploy script (envs/entropic-bound.yaml), which
 # Snakemake runs from its own copy under .snakemake/conda/.

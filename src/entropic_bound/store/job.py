@@ -53,24 +53,9 @@ from entropic_bound.store.trust import (
     why_untrusted,
 )
 
-# the conda environment's own variable (envs/entropic-bound.yaml): the job runs in the
-# environment Snakemake deployed, whose definition and lock enter the key as its software
-CONDA_VARIABLE = "ENTROPIC_BOUND_CONDA_ENV"
-SOFTWARE_FILES = ("envs/entropic-bound.yaml", "envs/entropic-bound.post-deploy.sh",
-                  "requirements.lock")
-
 
 def say(line: str) -> None:
     print(f"store: {line}", file=sys.stderr, flush=True)
-
-
-def software() -> bytes:
-    """The software a job's key names: the conda environment's definition and lock where the
-    job runs in the one Snakemake deployed from them (``--sdm conda``), else nothing."""
-    if not os.environ.get(CONDA_VARIABLE):
-        return b""
-    root = Path(os.environ.get("ENTROPIC_BOUND_ROOT", "."))
-    return b"".join((root / name).read_bytes() for name in SOFTWARE_FILES)
 
 
 # code digests of this checkout, by file identity: every job of a run imports the same modules,
@@ -286,7 +271,7 @@ def run(manifest_text: str, argv: list[str], rule: str | None = None) -> int:
     if not argv or not manifest["rule"]:
         raise Refused("the job's command and rule are expected")
     keep = manifest["keep"]
-    key = job_key(manifest, digest_input, software())
+    key = job_key(manifest, digest_input)
     keys = trusted()
     # the BLAS threads Snakemake gave the job: the audit recomputes it with the same count
     note = {"rule": manifest["rule"], "keep": keep, "key": key, "entry": None,

@@ -6,7 +6,9 @@ definition can never meet an old key):
 * the rule's shell command as written (before formatting: paths, threads and resources are not
   in it);
 * each param, by name, as sorted JSON (Snakemake's own serialisation of params);
-* the software its rule deploys (a conda environment's content), where one is deployed;
+* an empty field where a conda run's software once entered (kept, so no key moved): no
+  software enters a key, on any path; a job's record names the versions it ran, and a conda
+  run installs the same lock, so it shares a plain run's keys and entries;
 * the digest of each input, as ``<input name>:<digest>`` lines, sorted:
   a ``.py`` input (the code the job executes, its import closure) by :func:`python_digest`,
   the digest of its syntax tree without docstrings, so comments, docstrings, blank lines and
@@ -90,20 +92,21 @@ def file_digest(path: str | os.PathLike[str]) -> str:
 
 
 def store_key(shellcmd: str, params: Mapping[str, object],
-              inputs: Iterable[tuple[str, str]], software: bytes = b"") -> str:
-    """The key of a job from its shell command as written, its params, the software its rule
-    deploys and its ``(input name, digest)`` pairs."""
+              inputs: Iterable[tuple[str, str]]) -> str:
+    """The key of a job from its shell command as written, its params and its ``(input name,
+    digest)`` pairs. No software: a job's record names the versions it ran, and a conda run
+    (``--sdm conda``, which installs the same lock) shares a plain run's keys."""
     h = hashlib.sha256()
     h.update(f"{SCHEME}\0{shellcmd}\0".encode())
     for name, value in sorted(params.items()):
         h.update(f"{name}\0{json.dumps(value, sort_keys=True)}\0".encode())
-    h.update(software + b"\0")
+    h.update(b"\0")  # where a conda run's software once entered: kept, so no key moved
     for line in sorted(f"{name}:{digest}" for name, digest in inputs):
         h.update(f"{line}\n".encode())
     return h.hexdigest()
 
 
-def job_key(manifest: Mapping, digest: Callable[[str], str], software: bytes = b"") -> str:
+def job_key(manifest: Mapping, digest: Callable[[str], str]) -> str:
     """The key of the job a manifest describes (:mod:`entropic_bound.store.manifest`): its
     command as written, its params, and each input's digest, ``digest(path)`` (the file's, or
     a prediction), except an input keyed by job, which enters as ``key:`` and the key of the
@@ -116,4 +119,4 @@ def job_key(manifest: Mapping, digest: Callable[[str], str], software: bytes = b
                 inputs.append((name, "key:" + job_key(keyed[name], digest)))
             else:
                 inputs.append((name, digest(path)))
-    return store_key(manifest["command"], manifest["params"], inputs, software)
+    return store_key(manifest["command"], manifest["params"], inputs)

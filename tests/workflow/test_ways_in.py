@@ -1,0 +1,42 @@
+"""The ways in users bring. Every Snakemake the package admits runs the workflow right (issue: on
+9.0.0-9.1.3 a changed param reran nothing, Snakemake's own bug fixed in 9.1.4, so a table of
+other settings passed as the new one; named workflow profiles arrived in 9.19.0). The floor, in
+pyproject and the Snakefile's ``min_version`` (tests/unit/test_environment.py), is the oldest
+release where both tests below pass (9.19.0; 9.1.3 fails both, 9.18.2 the profile); CI runs
+this module and the unit tier under it too, in an environment of its own (``.ci/floor``)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from conftest import copy_workflow, snakemake
+
+TARGET = "results/estimates/e1/independent/s0.parquet"
+QUICK = ("--workflow-profile", "quick")
+
+
+def test_a_changed_param_plans_the_rerun(tmp_path):
+    work = copy_workflow(tmp_path)
+    snakemake(work, *QUICK, "--cores", "1", TARGET)
+    assert "Nothing to be done" in snakemake(work, *QUICK, "-n", TARGET).stdout
+    changed = snakemake(work, *QUICK, "-n", TARGET, "--config", 'e1={"n": 300}').stdout
+    assert re.search(r"params have changed since last execution:\s+\S", changed), changed
+    assert re.search(r"^estimate_e1_data\s+1$", changed, re.M), changed
+
+
+def test_a_named_workflow_profile_plans_the_dag(tmp_path):
+    work = copy_workflow(tmp_path)
+    out = snakemake(work, *QUICK, "-n").stdout
+    assert re.search(r"^total\s+\d+$", out, re.M), out
+
+
+@pytest.mark.skipif(shutil.which("conda") is not None, reason="conda is installed here")
+def test_conda_deployment_without_conda_is_one_line_of_the_workflows(tmp_path):
+    work = copy_workflow(tmp_path)
+    out = snakemake(work, "--sdm", "conda", "-n", TARGET, check=False)
+    assert out.returncode != 0
+    said = out.stdout + out.stderr
+    assert "--sdm conda: no conda on the PATH; install Miniforge" in said, said
+    assert "conda info" not in said  # Snakemake's own line never comes
