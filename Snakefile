@@ -58,10 +58,16 @@ onerror:
 # Every table and the claims are targets themselves, not only inputs of the report: Snakemake
 # does not rebuild a missing intermediate whose consumers are up to date, so a table lost to a
 # killed forced rerun would otherwise stay lost while the report looked current.
+ALL = [
+    *TABLES,
+    *GRID_CELL_TABLES,
+    *rules.evaluate_claims.output,
+    *rules.render_report.output,
+]
+
+
+# (`snakemake --report` after a partial run: what was built, workflow/rules/report.smk)
 rule all:
     default_target: True
     input:
-        TABLES,
-        GRID_CELL_TABLES,
-        rules.evaluate_claims.output,
-        rules.render_report.output,
+        built(ALL) if REPORT_ONLY else ALL,

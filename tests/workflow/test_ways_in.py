@@ -40,3 +40,19 @@ def test_conda_deployment_without_conda_is_one_line_of_the_workflows(tmp_path):
     said = out.stdout + out.stderr
     assert "--sdm conda: no conda on the PATH; install Miniforge" in said, said
     assert "conda info" not in said  # Snakemake's own line never comes
+
+
+def test_a_report_after_a_partial_run_shows_the_tables_built(tmp_path):
+    """`snakemake --report` after Table 1 alone: exit 0 (it stopped at the first table not
+    built: "marked for report but does not exist"), Table 1 embedded as CSV (parquet was
+    embedded as text/plain, unreadable in the report's viewer), the tables not built left out
+    and said so."""
+    work = copy_workflow(tmp_path)
+    snakemake(work, *QUICK, "--cores", "2", "results/tables/table1.parquet")
+    out = snakemake(work, *QUICK, "--report", "report.html")
+    assert "targets of a whole run are built; the report shows those" in out.stderr
+    html = (work / "report.html").read_text()
+    assert "table1.csv" in html and "table1_sweep.csv" in html and "text/csv" in html
+    assert "table2.csv" not in html
+    assert "Adding table1.csv" in out.stdout + out.stderr
+    assert ".parquet (" not in out.stdout + out.stderr  # no table embedded as parquet

@@ -237,7 +237,7 @@ def test_snakemake_report_zip_bundles_every_table_and_figure_with_its_caption(qu
     with zipfile.ZipFile(quick_run / "report.zip") as bundle:
         names = {n.rsplit("/", 1)[-1] for n in bundle.namelist()}
         page = bundle.read("report/report.html").decode()
-    tables = {p.name for p in (quick_run / "results/tables").glob("*.parquet")}
+    tables = {p.with_suffix(".csv").name for p in (quick_run / "results/tables").glob("*.parquet")}
     figures = {p.name for p in (quick_run / "report/out").glob("table*.png")}
     assert len(figures) == 7 and figures <= names  # tables 1-6 and E6's training
     assert tables <= names, tables - names

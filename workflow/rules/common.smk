@@ -3,6 +3,7 @@ import os
 import re
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -38,9 +39,8 @@ DEVICE = os.environ[DEVICE_VARIABLE]
 
 
 # `--sdm conda` without conda: Snakemake's own error names `conda info`; this names what to do.
-if (
-    DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
-    and not shutil.which(workflow.deployment_settings.conda_frontend)
+if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method and not shutil.which(
+    workflow.deployment_settings.conda_frontend
 ):
     raise WorkflowError(
         f"--sdm conda: no {workflow.deployment_settings.conda_frontend} on the PATH; install "
@@ -135,6 +135,24 @@ def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None
         return f"entropic-bound-store {shlex.quote(manifest)}"
 
     return {"job": job, "settings": settings}
+
+
+def tables(caption, category="Tables", **paths):
+    """A table rule's named outputs, `**tables(CAPTION, NAME=PATH.parquet, ...)`: each parquet
+    table and, as `NAME_csv`, the CSV view its command writes beside it (commands/_tables.py),
+    marked for Snakemake's report, whose viewer shows CSV as a table and parquet as unreadable
+    text."""
+    outputs = {}
+    for name, path in paths.items():
+        outputs[name] = path
+        view = path.removesuffix(".parquet") + ".csv"
+        outputs[f"{name}_csv"] = report(view, category=category, caption=caption)
+    return outputs
+
+
+def parquets(outputs):
+    """The parquet tables among a rule's outputs (not their CSV views)."""
+    return [path for path in outputs if path.endswith(".parquet")]
 
 
 MAKE_DATA = "entropic-bound make-data --params {params.spec:q} --out {output} > {log} 2>&1"

@@ -155,28 +155,13 @@ rule aggregate_table6:
         data_side=e6_corpora(rules.corpus_stats.output[0]),
         provenance=e6_corpora(rules.fetch_corpus.output.provenance),
     output:
-        cells=report(
-            "results/tables/table6.parquet", category="Tables", caption="../report/table6.rst"
-        ),
-        layers=report(
-            "results/tables/table6_layers.parquet",
-            category="Tables",
-            caption="../report/table6.rst",
-        ),
-        stats=report(
-            "results/tables/table6_stats.parquet",
-            category="Tables",
-            caption="../report/table6.rst",
-        ),
-        corpora=report(
-            "results/tables/table6_corpora.parquet",
-            category="Tables",
-            caption="../report/table6.rst",
-        ),
-        trajectory=report(
-            "results/tables/table6_trajectory.parquet",
-            category="Tables",
-            caption="../report/table6.rst",
+        **tables(
+            "../report/table6.rst",
+            cells="results/tables/table6.parquet",
+            layers="results/tables/table6_layers.parquet",
+            stats="results/tables/table6_stats.parquet",
+            corpora="results/tables/table6_corpora.parquet",
+            trajectory="results/tables/table6_trajectory.parquet",
         ),
     log:
         "logs/aggregate_table6.log",

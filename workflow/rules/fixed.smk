@@ -115,11 +115,10 @@ rule aggregate_table1:
         measures=fixed_datasets("e1", rules.measure_fixed_cells.output[0]),
         estimates=fixed_datasets("e1", rules.estimate_e1_data.output[0]),
     output:
-        sweep=report(
-            "results/tables/table1_sweep.parquet", category="Tables", caption="../report/fixed.rst"
-        ),
-        summary=report(
-            "results/tables/table1.parquet", category="Tables", caption="../report/fixed.rst"
+        **tables(
+            "../report/fixed.rst",
+            sweep="results/tables/table1_sweep.parquet",
+            summary="results/tables/table1.parquet",
         ),
     log:
         "logs/aggregate_table1.log",
@@ -140,8 +139,9 @@ rule aggregate_table2:
     input:
         measures=fixed_datasets("e2", rules.measure_fixed_cells.output[0]),
     output:
-        summary=report(
-            "results/tables/table2.parquet", category="Tables", caption="../report/fixed.rst"
+        **tables(
+            "../report/fixed.rst",
+            summary="results/tables/table2.parquet",
         ),
     log:
         "logs/aggregate_table2.log",

@@ -80,14 +80,11 @@ rule aggregate_grid:
     input:
         measures=lambda wc: grid_datasets(GRID_TABLES[wc.table], rules.measure_grid_cells.output[0]),
     output:
-        cells=report(
-            "results/tables/{table}_cells.parquet", category="Tables", caption="../report/grid.rst"
-        ),
-        sweep=report(
-            "results/tables/{table}_sweep.parquet", category="Tables", caption="../report/grid.rst"
-        ),
-        summary=report(
-            "results/tables/{table}.parquet", category="Tables", caption="../report/grid.rst"
+        **tables(
+            "../report/grid.rst",
+            cells="results/tables/{table}_cells.parquet",
+            sweep="results/tables/{table}_sweep.parquet",
+            summary="results/tables/{table}.parquet",
         ),
     log:
         "logs/aggregate_grid/{table}.log",

@@ -41,15 +41,10 @@ rule aggregate_table4:
     input:
         estimates=e4_datasets(rules.estimate_e4_data.output[0]),
     output:
-        summary=report(
-            "results/tables/table4_predictability.parquet",
-            category="Tables",
-            caption="../report/predict.rst",
-        ),
-        scores=report(
-            "results/tables/table4_scores.parquet",
-            category="Tables",
-            caption="../report/predict.rst",
+        **tables(
+            "../report/predict.rst",
+            summary="results/tables/table4_predictability.parquet",
+            scores="results/tables/table4_scores.parquet",
         ),
     log:
         "logs/aggregate_table4.log",

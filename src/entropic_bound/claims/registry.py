@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from entropic_bound.claims.rules import NOT_RUN, Claim, Tables, reading_firmness
-from entropic_bound.plumbing.atomic import read_parquet, write_parquet
+from entropic_bound.plumbing.atomic import read_parquet
 from entropic_bound.plumbing.experiments import EXPERIMENTS
 
 # each registered experiment's claims, from the module its entry names, in the registry's order
@@ -55,8 +55,8 @@ def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:
     return {Path(p).stem: read_parquet(p) for p in paths}
 
 
-def write_claims(table_paths: list[str], out: str, evidence: dict | None = None,
-                 machine_study: str | None = None) -> pd.DataFrame:
+def run_claims(table_paths: list[str], evidence: dict | None = None,
+               machine_study: str | None = None) -> pd.DataFrame:
     """The claims table of a run; with ``evidence`` (the per-cell frames' paths of
     :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it; with
     ``machine_study`` (a published study's folder), its firmness across machines
@@ -73,5 +73,4 @@ def write_claims(table_paths: list[str], out: str, evidence: dict | None = None,
         from entropic_bound.claims.machine_firmness import machine_firmness
 
         claims["machine_firmness"] = machine_firmness(claims, machine_study)
-    write_parquet(out, claims)
     return claims

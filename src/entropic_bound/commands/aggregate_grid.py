@@ -12,10 +12,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
-    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.commands._tables import write_table
     from entropic_bound.tables.aggregate import concat_cells, grid_summary, grid_sweep
 
     cells = concat_cells(a.inputs)
-    write_parquet(a.cells, cells)
-    write_parquet(a.sweep, grid_sweep(cells))
-    write_parquet(a.summary, grid_summary(cells))
+    write_table(a.cells, cells)
+    write_table(a.sweep, grid_sweep(cells))
+    write_table(a.summary, grid_summary(cells))

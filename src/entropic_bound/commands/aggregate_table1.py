@@ -12,10 +12,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
-    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.commands._tables import write_table
     from entropic_bound.tables.aggregate import read_parquets, table1
 
     sweep, summary = table1(read_parquets(a.inputs), read_parquets(a.estimates),
                             primary=a.params["operator"])
-    write_parquet(a.sweep, sweep)
-    write_parquet(a.summary, summary)
+    write_table(a.sweep, sweep)
+    write_table(a.summary, summary)

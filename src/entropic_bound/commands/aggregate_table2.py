@@ -12,7 +12,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
-    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.commands._tables import write_table
     from entropic_bound.tables.aggregate import read_parquets, table2
 
-    write_parquet(a.summary, table2(read_parquets(a.inputs), primary=a.params["operator"]))
+    write_table(a.summary, table2(read_parquets(a.inputs), primary=a.params["operator"]))

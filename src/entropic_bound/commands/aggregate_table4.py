@@ -12,9 +12,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
-    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.commands._tables import write_table
     from entropic_bound.tables.aggregate import read_parquets, table4
 
     pred, scores = table4(read_parquets(a.inputs))
-    write_parquet(a.summary, pred)
-    write_parquet(a.scores, scores)
+    write_table(a.summary, pred)
+    write_table(a.scores, scores)

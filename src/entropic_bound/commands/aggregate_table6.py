@@ -14,8 +14,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
+    from entropic_bound.commands._tables import write_table
     from entropic_bound.data.corpora import read_provenance
-    from entropic_bound.plumbing.atomic import write_parquet
     from entropic_bound.tables.aggregate import read_parquets
     from entropic_bound.tables.lm import table6
 
@@ -24,5 +24,5 @@ def run(a: argparse.Namespace) -> None:
     trajectory = read_parquets(a.trajectory_inputs)
     for path, frame in zip((a.cells, a.layers, a.stats, a.trajectory),
                            table6(measures, data_side, trajectory, h1_margin=a.h1_margin)):
-        write_parquet(path, frame)
-    write_parquet(a.corpora, data_side.merge(read_provenance(a.provenance), on="corpus"))
+        write_table(path, frame)
+    write_table(a.corpora, data_side.merge(read_provenance(a.provenance), on="corpus"))

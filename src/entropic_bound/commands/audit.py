@@ -41,7 +41,7 @@ def run(a: argparse.Namespace) -> None:
     import pandas as pd
 
     from entropic_bound.audit.entries import Outcome, audit
-    from entropic_bound.plumbing.atomic import write_parquet
+    from entropic_bound.commands._tables import write_table
 
     if a.count < 1:
         sys.exit("audit: count must be at least 1")
@@ -69,7 +69,7 @@ def run(a: argparse.Namespace) -> None:
         print(line, file=sys.stderr)
     if a.out:
         columns = [f.name for f in fields(Outcome)]
-        write_parquet(a.out, pd.DataFrame([asdict(o) for o in outcomes], columns=columns)
+        write_table(a.out, pd.DataFrame([asdict(o) for o in outcomes], columns=columns)
                       .assign(seed=a.seed, budget_seconds=a.budget_seconds,
                               speed_ratio=speed, left_out=", ".join(left_out)))
     if not all(o.ok and not o.verdicts_moved for o in outcomes) and not a.exit_zero:

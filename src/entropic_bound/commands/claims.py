@@ -17,6 +17,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(a: argparse.Namespace) -> None:
-    from entropic_bound.claims.registry import write_claims
+    from entropic_bound.claims.registry import run_claims
+    from entropic_bound.commands._tables import write_table
 
-    write_claims(a.tables, a.out, evidence_paths(a, "claims"), a.machine_study)
+    write_table(a.out, run_claims(a.tables, evidence_paths(a, "claims"), a.machine_study))
