@@ -5,9 +5,11 @@
 
 Each command is a module of :mod:`entropic_bound.commands` (``train-grid`` is
 ``commands/train_grid.py``), found by listing the package and imported only when it runs, so a
-job loads, and its rule depends on, its own command's code and not the others'. Structured
-settings arrive as one JSON object (``--params``), rendered by Snakemake from the validated
-config. A stored job writes its own cost record (``--record``; plumbing.job_record).
+job loads, and its rule depends on, its own command's code and not the others'. Its docstring's
+first paragraph is its summary in ``--help``. The options the workflow's commands share are
+given only to the commands that name them in their ``OPTIONS``: structured settings as one
+JSON object (``--params``, rendered by Snakemake from the validated config), torch's threads
+(``--threads``), and a stored job's own cost record (``--record``; plumbing.job_record).
 """
 
 from __future__ import annotations
@@ -40,6 +42,20 @@ def json_object(text: str) -> dict:
     return value
 
 
+# the shared options, by the name a command's OPTIONS gives them
+SHARED = {
+    "params": {"type": json_object, "default": {}, "help": "settings as a JSON object"},
+    "threads": {"type": int, "default": None, "help": "torch intra-op threads"},
+    "record": {"default": None,
+               "help": "write the job's record (cost, machine, commit) here as JSON"},
+}
+
+
+def summary(module: object) -> str:
+    """A command's summary: the first paragraph of its module's docstring, on one line."""
+    return " ".join((getattr(module, "__doc__", None) or "").strip().split("\n\n")[0].split())
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; every command's own arguments where ``command`` is None (``--help``), else
     only that one's (the others are not imported)."""
@@ -50,14 +66,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name)
             continue
         module = import_module(f"{PACKAGE}.{module_name}")
-        summary = (module.__doc__ or "").strip().splitlines()[0]
-        sp = sub.add_parser(name, help=summary, description=summary)
+        sp = sub.add_parser(name, help=summary(module), description=summary(module))
         sp.set_defaults(func=module.run)
-        sp.add_argument("--params", type=json_object, default={},
-                        help="settings as a JSON object")
-        sp.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
-        sp.add_argument("--record", default=None,
-                        help="write the job's record (cost, machine, commit) here as JSON")
+        for option in getattr(module, "OPTIONS", ()):
+            sp.add_argument(f"--{option}", **SHARED[option])
         module.add_arguments(sp)
     return p
 
@@ -81,10 +93,10 @@ def main(argv: list[str] | None = None) -> None:
     command = next((arg for arg in argv[:cut] if not arg.startswith("-")), None)
     args = build_parser(command if command in names else None).parse_args(argv[:cut])
     args.passthrough = argv[cut + 1:]
-    _setup(args.threads)
+    _setup(getattr(args, "threads", None))
     try:
         args.func(args)
-        if args.record:
+        if getattr(args, "record", None):
             from entropic_bound.plumbing.job_record import write_job_record
 
             write_job_record(args.record, ["entropic-bound", *argv])

@@ -124,7 +124,8 @@ def submissions(workdir: Path) -> int:
 
 
 def tables(workdir: Path) -> dict[str, pd.DataFrame]:
-    return {p.name: pd.read_parquet(p) for p in sorted((workdir / "results/tables").glob("*"))}
+    return {p.name: pd.read_parquet(p)
+             for p in sorted((workdir / "results/tables").glob("*.parquet"))}
 
 
 def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, tmp_path):

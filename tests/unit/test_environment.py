@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import tomllib
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 import yaml
 from conftest import ROOT
@@ -18,8 +19,11 @@ def canonical(name: str) -> str:
 
 
 def lock_pins() -> dict[str, str]:
-    """Canonical package name -> pinned version."""
-    text = (ROOT / "requirements.lock").read_text()
+    """Canonical package name -> pinned version, of requirements.lock or of the lock
+    ``ENTROPIC_BOUND_LOCK`` names (.ci/floor's: Snakemake at the admitted floor)."""
+    import os
+
+    text = Path(os.environ.get("ENTROPIC_BOUND_LOCK", ROOT / "requirements.lock")).read_text()
     return {canonical(m.group(1)): m.group(2)
             for m in re.finditer(r"^([A-Za-z0-9_.\-]+)==(\S+)", text, re.MULTILINE)}
 

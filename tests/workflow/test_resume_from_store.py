@@ -77,7 +77,8 @@ def tables(workdir) -> dict[str, pd.DataFrame]:
     audit ran (audit/calibration.py, in half octaves), which a busy machine moves (1.41
     against 1.0 was seen with a second job on the 2 cores); every number of the paper's
     tables, and the audit's comparisons, stay compared exactly."""
-    found = {p.name: pd.read_parquet(p) for p in sorted((workdir / "results/tables").glob("*"))}
+    found = {p.name: pd.read_parquet(p)
+             for p in sorted((workdir / "results/tables").glob("*.parquet"))}
     if "audit.parquet" in found:
         found["audit.parquet"] = found["audit.parquet"].drop(columns="speed_ratio")
     return found

@@ -6,6 +6,8 @@ import argparse
 
 from entropic_bound.commands._args import add_paths
 
+OPTIONS = ("params",)  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p, "--summary", many=("--inputs",))

@@ -7,6 +7,8 @@ import sys
 
 from entropic_bound.commands._evidence import add_evidence_arguments, evidence_paths
 
+OPTIONS = ("params",)  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("count", type=int,

@@ -8,6 +8,8 @@ import sys
 
 from entropic_bound.commands._args import add_paths
 
+OPTIONS = ("params", "record")  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p, "--text", "--provenance")

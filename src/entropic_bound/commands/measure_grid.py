@@ -7,6 +7,8 @@ import argparse
 from entropic_bound.commands._args import add_paths, add_spec
 from entropic_bound.commands._dataset import dataset
 
+OPTIONS = ("params", "record")  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_spec(p)

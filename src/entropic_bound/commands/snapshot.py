@@ -7,6 +7,8 @@ import json
 
 from entropic_bound.commands._args import add_paths
 
+OPTIONS = ("params",)  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p, "--out", "--what", "--command", many=("--tables",))

@@ -1,7 +1,8 @@
-"""The store of job outputs: check its entries, seal hand-copied ones, list or prune unused ones,
-price what the working tree re-keys, adopt an earlier commit's entries; sign it, say whose keys
-are trusted, review what a commit range changes in it (a job goes through it by
-``entropic-bound-store``)."""
+"""Look after the store of job outputs: check, seal, prune, price re-keys, migrate, sign, review.
+
+Check its entries, seal hand-copied ones, list or prune unused ones, price what the working
+tree re-keys, adopt an earlier commit's entries; sign it, say whose keys are trusted, review
+what a commit range changes in it (a job goes through it by ``entropic-bound-store``)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--remove", action="store_true", help="unused: delete them")
     p.add_argument("--vouch", action="store_true",
                    help="sign: also what this checkout did not compute (after reviewing it)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="rekeys: no progress lines (none either where stderr is no terminal)")
     p.add_argument("--from", dest="source", default="HEAD", metavar="COMMIT",
                    help="migrate: the commit whose keys found the entries (default HEAD, for "
                         "an uncommitted change)")
@@ -56,6 +59,7 @@ def run(a: argparse.Namespace) -> None:
     import logging
 
     from entropic_bound import store as st
+    from entropic_bound.plumbing.progress import Progress
 
     log = logging.getLogger("entropic_bound")
     if a.action == "distrust" and a.what is None:
@@ -76,7 +80,8 @@ def run(a: argparse.Namespace) -> None:
          "keys": st.list_keys,
          "sign": lambda: st.sign_store(store, a.vouch),
          "review": lambda: print("\n".join(st.review(a.what or "HEAD~1..HEAD", a.store))),
-         "rekeys": lambda: st.rekeys(store, a.passthrough),
+         "rekeys": lambda: st.rekeys(store, a.passthrough,
+                                     Progress("store rekeys", a.quiet)),
          "migrate": lambda: st.migrate(store, a.source, a.passthrough),
          "unused": lambda: st.unused(store, a.passthrough, a.remove)}[a.action]()
     except (st.Refused, OSError) as err:

@@ -1,11 +1,14 @@
-"""Char-tokenize one fetched corpus into train and validation ids, once its held-out text passes
-the held-out hygiene check."""
+"""Char-tokenize one fetched corpus into train and validation ids.
+
+Only once its held-out text passes the held-out hygiene check."""
 
 from __future__ import annotations
 
 import argparse
 
 from entropic_bound.commands._args import add_paths
+
+OPTIONS = ("params",)  # the shared options it reads (cli.SHARED)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

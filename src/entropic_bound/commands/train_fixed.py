@@ -6,6 +6,8 @@ import argparse
 
 from entropic_bound.commands._dataset import add_training_arguments, dataset, training_settings
 
+OPTIONS = ("params", "record", "threads")  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_training_arguments(p)

@@ -8,6 +8,8 @@ from typing import Any
 from entropic_bound.commands._args import add_paths
 from entropic_bound.plumbing.device import resolve_device
 
+OPTIONS = ("params", "record", "threads")  # the shared options it reads (cli.SHARED)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p, "--tokens", "--meta", "--weights", "--metrics", "--trajectory")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -262,12 +263,13 @@ def als_kernel(kind: str, x: np.ndarray, y: np.ndarray, iterations: int,
 def estimate_rank(kind: str, x: np.ndarray, y: np.ndarray, v: np.ndarray | None, *,
                   iterations: int, shrinkage: float, eps: float, tol: float,
                   heldout_fraction: float, z_crit: float, fit_iterations: int,
-                  noise_floor: float | None = None) -> pd.DataFrame:
+                  noise_floor: float | None = None,
+                  progress: Callable[[str], None] = lambda step: None) -> pd.DataFrame:
     """Every E4 estimator of r* from (X, Y) of one dataset, and V where it is known: one row
     per estimator (the columns of :func:`predictability`). ``kind``: the mixing the model class
     assumes (``linear_qk`` or ``softmax_qk``). Without ``v`` only the V-unknown estimators run
     (``als``, ``als_nuclear``, ``heldout_fit_als``); ``noise_floor`` (sigma^2 T d, where known)
-    gives ``full_fit_over_floor``, NaN otherwise."""
+    gives ``full_fit_over_floor``, NaN otherwise; ``progress`` hears each estimator done."""
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     matrices: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
@@ -276,6 +278,7 @@ def estimate_rank(kind: str, x: np.ndarray, y: np.ndarray, v: np.ndarray | None,
         start = time.perf_counter()
         result = compute()
         seconds[name] = time.perf_counter() - start + (seconds[after] if after else 0.0)
+        progress(f"{name} done")
         return result
 
     if v is not None:

@@ -14,6 +14,8 @@ numbers. The text is cut into ``windows`` evenly spaced windows of ``context`` t
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 
@@ -31,6 +33,9 @@ from entropic_bound.plumbing.atomic import CorruptCacheError
 COLUMNS = ["layer", "head", *MEASURES, "ffn_stable_rank"]
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt",
                    "tokenizer.model")
+
+
+log = logging.getLogger(__name__)
 
 
 class BadInspection(ValueError):
@@ -55,7 +60,12 @@ def text_windows(ids: np.ndarray, context: int, count: int,
         raise BadInspection(f"{source}: {len(ids)} tokens, fewer than one window of "
                             f"context + 1 = {context + 1}; give a longer text or a smaller "
                             "--context")
-    return windows(ids, eval_starts(len(ids), context, count), context)
+    starts = eval_starts(len(ids), context, count)
+    if len(starts) > 1 and int(np.diff(starts).min()) < context:
+        log.warning("%s: %d windows of %d tokens overlap in its %d tokens (starts %d apart): "
+                    "they share tokens; fewer --windows or a longer text reads each once",
+                    source, count, context, len(ids), int(np.diff(starts).min()))
+    return windows(ids, starts, context)
 
 
 def _cell_config(weights: Path) -> tuple[dict, LMShape]:
@@ -68,16 +78,30 @@ def _cell_config(weights: Path) -> tuple[dict, LMShape]:
     return record.to_dict(), LMShape(**{f.name: int(record[f.name]) for f in fields(LMShape)})
 
 
+def corpus_meta(weights: Path, corpus: str) -> Path:
+    """The vocabulary of an E6 cell's corpus: ``corpora/<corpus>/meta.json`` in the
+    ``results`` folder that holds the cell's weights (wherever inspect runs from), else
+    ``results/corpora/<corpus>/meta.json`` of the working directory."""
+    for folder in weights.resolve().parents:
+        if folder.name == "results" and (folder / "corpora" / corpus / "meta.json").is_file():
+            return folder / "corpora" / corpus / "meta.json"
+    return Path("results/corpora") / corpus / "meta.json"
+
+
 def inspect_cell(weights: Path, text: str, source: str, *, count: int,
-                 context: int | None, meta: str | None,
-                 step: int | None = None) -> tuple[float, list[dict]]:
+                 context: int | None, meta: str | None, step: int | None = None,
+                 progress: Callable[[str], None] = lambda step: None
+                 ) -> tuple[float, list[dict]]:
     """(loss, rows) of an E6 cell: its kept weights, or with ``step`` the checkpoint of that
-    step from its ``.checkpoints.npz``; its vocabulary from ``meta`` (default: the corpus's
-    ``results/corpora/<corpus>/meta.json``)."""
+    step from its ``.checkpoints.npz`` (``train-lm --checkpoints`` writes one; the workflow
+    keeps none); its vocabulary from ``meta`` (default: :func:`corpus_meta`)."""
     from entropic_bound.data.tokens import encode
 
     record, cfg = _cell_config(weights)
-    meta_path = Path(meta or f"results/corpora/{record['corpus']}/meta.json")
+    if step is not None and not weights.name.endswith(".checkpoints.npz"):
+        raise BadInspection(f"{weights}: --step reads a .checkpoints.npz (train-lm "
+                            "--checkpoints writes one); this file holds the kept weights only")
+    meta_path = Path(meta) if meta else corpus_meta(weights, str(record["corpus"]))
     if not meta_path.is_file():
         raise BadInspection(f"{meta_path}: no such vocabulary file; pass --meta, the corpus's "
                             "meta.json")
@@ -116,11 +140,13 @@ def inspect_cell(weights: Path, text: str, source: str, *, count: int,
         raise BadInspection(f"{weights}: NaN or infinite weights in {', '.join(bad[:3])}"
                             f"{' ...' if len(bad) > 3 else ''}")
     x, y = text_windows(ids, context, count, source)
+    progress(f"{weights} read: measuring its {cfg.layers} layers on {len(x)} windows")
     return model_measures(model, x, y)
 
 
 def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int | None,
-               byte_tokens: bool) -> tuple[float, list[dict]]:
+               byte_tokens: bool, progress: Callable[[str], None] = lambda step: None
+               ) -> tuple[float, list[dict]]:
     """(loss, rows) of a local Hugging Face decoder or encoder (an encoder's loss is NaN: it
     has no next-token loss; its windows are [CLS] text [SEP], :mod:`entropic_bound.models.hf`).
     """
@@ -164,21 +190,26 @@ def inspect_hf(path: Path, text: str, source: str, *, count: int, context: int |
                        torch.full((len(x), 1), tok.sep_token_id)], dim=1)
     else:
         x, y = text_windows(ids, context, count, source)
+    progress(f"{path} read: a forward pass over {len(x)} windows of {context} tokens")
     logits, seen = hf.probe(model, x)
     rows = []
-    for layer, (block, probe) in enumerate(zip(hf.blocks(model), seen)):
+    blocks = hf.blocks(model)
+    for layer, (block, probe) in enumerate(zip(blocks, seen)):
         factors, ffn_in = hf.layer_parts(model, block)
         rows += [{"layer": layer, **row}
                  for row in layer_rows(factors, probe["attn"], probe["input"], ffn_in)]
+        progress(f"layer {layer + 1} of {len(blocks)} measured")
     return (float("nan") if encoder else cross_entropy(logits, y)), rows
 
 
 def inspect_model(model: str | Path, text_path: str | Path, *, count: int = 32,
                   context: int | None = None, meta: str | None = None,
-                  byte_tokens: bool = False, step: int | None = None) -> pd.DataFrame:
+                  byte_tokens: bool = False, step: int | None = None,
+                  progress: Callable[[str], None] = lambda step: None) -> pd.DataFrame:
     """One row per (layer, head): every E6 measure of MODEL on ``count`` windows of the text,
     with the text's mean next-token cross-entropy (``loss``, nats/token) and the windows.
-    ``step`` picks one checkpoint of an E6 cell's ``.checkpoints.npz``."""
+    ``step`` picks one checkpoint of an E6 cell's ``.checkpoints.npz``; ``progress`` hears
+    each step."""
     model = Path(model)
     if count < 1:
         raise BadInspection(f"--windows {count}: give at least 1 window")
@@ -188,10 +219,13 @@ def inspect_model(model: str | Path, text_path: str | Path, *, count: int = 32,
     text = read_text(text_path)
     if model.is_file() and model.suffix == ".npz":
         loss, rows = inspect_cell(model, text, str(text_path), count=count, context=context,
-                                  meta=meta, step=step)
+                                  meta=meta, step=step, progress=progress)
     elif model.is_dir():
+        if step is not None:
+            raise BadInspection(f"{model}: --step reads an E6 cell's .checkpoints.npz, not a "
+                                "model folder")
         loss, rows = inspect_hf(model, text, str(text_path), count=count, context=context,
-                                byte_tokens=byte_tokens)
+                                byte_tokens=byte_tokens, progress=progress)
     else:
         raise BadInspection(f"{model}: no such E6 weights file (.npz) or model directory "
                             "(inspect reads local files only and fetches nothing from a hub)")

@@ -13,6 +13,7 @@ per-sample mixers, which needs T <= d. Settings default to the config schema's E
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -78,15 +79,18 @@ def read_task(path: str | Path, mixing: str) -> tuple[np.ndarray, np.ndarray, np
 
 
 def estimate_task(path: str | Path, mixing: str, settings: dict, tol: float,
-                  out: str | None = None) -> pd.DataFrame:
+                  out: str | None = None,
+                  progress: Callable[[str], None] = lambda step: None) -> pd.DataFrame:
     """Every estimator on the task file (settings: the E4 keys of the config schema); the
     selected rank of the held-out fit (V known where V is given, else V unknown) with its
     margins, printed; the table written as parquet to ``out`` when given."""
     x, y, v = read_task(path, mixing)
+    progress(f"{path} read: every estimator of Table 4 and the held-out fit")
     frame = estimate_rank(BY_SHORT_NAME[mixing].name, x, y, v, tol=tol,
                           iterations=settings["als_iterations"], shrinkage=settings["shrinkage"],
                           eps=settings["eps"], heldout_fraction=settings["heldout_fraction"],
-                          z_crit=settings["z_crit"], fit_iterations=settings["fit_iterations"])
+                          z_crit=settings["z_crit"], fit_iterations=settings["fit_iterations"],
+                          progress=progress)
     n, T, d = x.shape
     best = frame.set_index("estimator").loc["heldout_fit" if v is not None else "heldout_fit_als"]
     print(f"{path}: n = {n}, T = {T}, d = {d}, {mixing} mixing, V "

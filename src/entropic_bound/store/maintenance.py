@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from entropic_bound.plumbing.experiments import experiment_of, experiment_of_record
@@ -53,15 +54,20 @@ def check(store: Store, set_aside: str | None) -> int:
     return 1 if problems or listing.unexpected else 0
 
 
-def rekeys(store: Store, snakemake_args: list[str]) -> None:
+def rekeys(store: Store, snakemake_args: list[str],
+           progress: Callable[[str], None] = lambda step: None) -> None:
     """Print, per experiment, the DAG's stored jobs that the store serves, those to compute,
     those unknown until their upstream jobs run, and the entries no job finds any more (an
     entry whose record writes the outputs of a job whose key is unknown is not counted as
-    re-keyed: it may still be that job's)."""
+    re-keyed: it may still be that job's); ``progress`` hears each step."""
+    progress("a dry run of the whole DAG (snakemake -n --forceall)")
     plan = Plan(ledger(snakemake_args), store.path)
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     waiting = set()
-    for job in plan.stored_jobs():
+    jobs = plan.stored_jobs()
+    for done, job in enumerate(jobs):
+        if done % 100 == 0:
+            progress(f"predicting keys and entries: {done} of {len(jobs)} stored jobs")
         outputs = job["manifest"]["outputs"]
         exp = experiment_of(job["rule"], list(Path(min(outputs.values())).parts))
         key = plan.key(job)
@@ -69,6 +75,7 @@ def rekeys(store: Store, snakemake_args: list[str]) -> None:
         rows[exp][kind] += 1
         if key is None:
             waiting |= set(outputs.values())
+    progress("the entries no job finds, by their signed records")
     listing = store.listing()
     rekeyed, refused = [], []
     for name in store.unused(plan.in_use()):
