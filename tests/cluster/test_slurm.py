@@ -3,9 +3,9 @@
 snakemake-executor-plugin-slurm. With an empty store every job goes through sbatch and its job
 step stores what it computes under the keys a local run uses (a local clone given that store
 computes none of those jobs); a submitting Snakemake interrupted mid-run, when rerun, finishes
-with the same tables without resubmitting what had completed. With a full store the main
-process fetches every stored job itself and submits none of them. The tables equal the local
-run's.
+with the same tables without resubmitting what had completed. With a full store the documented
+command (``entropic-bound cluster -- OPTIONS``) fetches every stored job in a local pass and
+the run submits nothing. The tables equal the local run's.
 
 Skips, saying why, only where the daemons cannot start at all; ``.ci/run`` installs slurm-wlm
 and munge and sets ENTROPIC_BOUND_REQUIRE_SLURM=1, so there a missing cluster fails.
@@ -74,10 +74,16 @@ def _default_sigint() -> None:
 
 
 def run(workdir: Path, env: dict, *args: str) -> subprocess.Popen:
+    """The documented cluster command, `entropic-bound cluster -- OPTIONS`: a local fetch-only
+    pass of the stored jobs the store serves, then (the same process) `snakemake OPTIONS`."""
     log = open(workdir / "snakemake.log", "a")  # noqa: SIM115 - closed with the process
-    return subprocess.Popen([sys.executable, "-m", "snakemake", *SLURM, *args], cwd=workdir,
-                            env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True, preexec_fn=_default_sigint)
+    return subprocess.Popen([sys.executable, "-m", "entropic_bound.cli", "cluster", "--",
+                             *SLURM, *args], cwd=workdir, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=_default_sigint)
+
+
+EMPTY: dict[str, float] = {}  # the empty store's submissions and wall time, for the full one's
 
 
 def finish(proc: subprocess.Popen, workdir: Path) -> None:
@@ -134,7 +140,9 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     # The download cache is not a rule output: reuse the local run's instead of refetching.
     shutil.copytree(quick_run / "results/corpora/downloads",
                     work / "results/corpora/downloads")
-    first = run(work, env)
+    before = len(submitted_jobs(root))
+    start = time.monotonic()
+    first = run(work, env, *SITE)
     # Interrupt once some jobs have completed while others are queued or running.
     deadline = time.monotonic() + 900
     while time.monotonic() < deadline and first.poll() is None:
@@ -155,13 +163,26 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     kept = {f: t for f, t in finished.items() if f not in todo}
     assert kept, "nothing had completed before the interruption"
 
-    finish(run(work, env), work)
+    finish(run(work, env, *SITE), work)
+    EMPTY.update(submissions=submissions(work), wall=time.monotonic() - start)
+    assert "cluster: 0 stored jobs fetched here" in (work / "snakemake.log").read_text()
     local = submitted_rules(work) & {f"rule_{rule}" for rule in LOCAL}
     assert submitted_rules(work) and not local, local
     # Every job of both runs went through sbatch: slurmctld accepted each submission Snakemake
     # reports, ran it, and nothing ran outside SLURM but the `all` target.
     assert len(submitted_jobs(root)) == submissions(work) == len(slurm_jobs(env))
     assert set(slurm_jobs(env).values()) <= {"COMPLETED", "CANCELLED"}
+    # The documented command kept the profile's per-rule resources: every submission has the
+    # site's partition, a time limit and a memory request (none of the cluster's defaults:
+    # no limit, no memory), which a --default-resources that replaced them would have lost.
+    ours = set(submitted_jobs(root)[before:])
+    limits = [line.split() for line in subprocess.run(
+        ["squeue", "-h", "-t", "all", "-o", "%i %P %l %m"], env=env, check=True,
+        capture_output=True, text=True).stdout.splitlines() if line.split()[0] in ours]
+    assert len(limits) == len(ours) > 0
+    assert {partition for _, partition, _, _ in limits} == {"main"}, limits
+    assert not [job for job in limits if job[2] in ("UNLIMITED", "INFINITE") or job[3] == "0"], \
+        limits
     # What had completed before the interruption was neither resubmitted nor rewritten.
     after = results(work)
     assert {f for f, t in kept.items() if after[f] != t} == set()
@@ -182,11 +203,11 @@ def test_quick_profile_through_slurm_interrupted_and_resumed(slurm, quick_run, t
     assert_tables_equal(tables(quick_run), tables(clone))
 
 
-def test_with_a_full_store_the_cluster_run_computes_no_stored_job(slurm, quick_run, tmp_path):
-    """Every stored job is fetched, by its job step (the store's wrapper runs where Snakemake
-    runs the job's command), none computed; the cheap rules are not submitted; every
-    submission has partition, time and memory. What fetching in job steps costs is printed:
-    the submissions and the wall time, against the empty-store run's."""
+def test_with_a_full_store_the_cluster_run_submits_nothing(slurm, quick_run, tmp_path):
+    """Every stored job is fetched by the documented command's local pass (fetch-only: it
+    computes none), so the SLURM run submits nothing (the issue: 25 submissions whose job steps
+    only copied files, 321 s); the cheap rules run in the main process. The tables equal the
+    local run's. Printed beside the empty store's submissions and both wall times."""
     root, env = slurm
     work = copy_workflow(tmp_path / "work")
     shutil.copytree(quick_run / "results/store", work / "results/store")
@@ -195,27 +216,16 @@ def test_with_a_full_store_the_cluster_run_computes_no_stored_job(slurm, quick_r
     finish(run(work, env, *SITE), work)
     wall = time.monotonic() - start
     log = (work / "snakemake.log").read_text()
-    submitted = submitted_rules(work)
-    assert submitted
-    assert not [s for s in submitted if any(rule in s for rule in LOCAL)], sorted(submitted)
-    # The documented command kept the profile's per-rule resources: every submission has the
-    # site's partition, a time limit and a memory request (none of the cluster's defaults:
-    # no limit, no memory), which a --default-resources that replaced them would have lost.
-    ours = set(submitted_jobs(root)[before:])
-    limits = [line.split() for line in subprocess.run(
-        ["squeue", "-h", "-t", "all", "-o", "%i %P %l %m"], env=env, check=True,
-        capture_output=True, text=True).stdout.splitlines() if line.split()[0] in ours]
-    assert len(limits) == len(ours) > 0
-    assert {partition for _, partition, _, _ in limits} == {"main"}, limits
-    assert not [job for job in limits if job[2] in ("UNLIMITED", "INFINITE") or job[3] == "0"], \
-        limits
-    # every stored job was fetched (in its job step) and none computed
-    assert f"store: {sum(STORED.values())} stored jobs fetched, 0 computed" in log, log[-3000:]
+    fetched = sum(STORED.values())
+    assert f"cluster: {fetched} stored jobs fetched here" in log, log[-3000:]
+    assert f"cluster: store: {fetched} stored jobs fetched, 0 computed" in log, log[-3000:]
     assert stored_rules_that_ran(work) == []
     count = submissions(work)
-    assert 0 < count == len(submitted_jobs(root)) - before
-    print(f"full store: {count} submissions, {sum(STORED.values())} stored jobs fetched in "
-          f"their job steps, {wall:.0f} s wall")
+    assert count == len(submitted_jobs(root)) - before
+    print(f"full store: {count} submissions ({fetched} stored jobs fetched by the local pass, "
+          f"0 computed), {wall:.0f} s wall; empty store: {EMPTY.get('submissions', '?')} "
+          f"submissions, {EMPTY.get('wall', float('nan')):.0f} s wall")
+    assert count == 0, sorted(submitted_rules(work))
     assert_tables_equal(tables(quick_run), tables(work))
 
 

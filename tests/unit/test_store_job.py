@@ -15,6 +15,7 @@ from conftest import store_runs as runs
 from conftest import store_workdir
 
 from entropic_bound.store import job
+from entropic_bound.store.files import Refused
 from entropic_bound.store.layout import Store
 from entropic_bound.store.manifest import render
 
@@ -57,6 +58,18 @@ def test_a_conda_job_shares_the_plain_jobs_key_and_entry(workdir, monkeypatch, c
     Path(OUT).unlink()
     assert job.run(manifest(store), ARGV) == 0 and runs() == 1  # the plain run fetches it
     assert "fetched job from entry" in capsys.readouterr().err
+
+
+def test_a_fetch_only_job_fetches_a_hit_and_refuses_to_compute_a_miss(workdir, monkeypatch):
+    """`entropic-bound cluster`'s local pass (store/cluster.py): nothing computes there."""
+    store = workdir / "store"
+    assert job.run(manifest(store), ARGV) == 0 and runs() == 1
+    Path(OUT).unlink()
+    monkeypatch.setenv(job.FETCH_ONLY, "1")
+    assert job.run(manifest(store), ARGV) == 0 and runs() == 1 and Path(OUT).exists()
+    with pytest.raises(Refused, match="is not stored .* a fetch-only pass computes nothing"):
+        job.run(manifest(store, {"p": 2}), ARGV)
+    assert runs() == 1
 
 
 def test_an_entry_whose_record_names_another_command_is_set_aside_and_never_run(workdir):

@@ -57,6 +57,8 @@ _EXPORTS = {
     "record_of": ("records", "record_of"), "signed_records": ("records", "signed_records"),
     "check_record": ("records", "checked"), "RECORD_LARGEST": ("records", "LARGEST"),
     "wrapped": ("plan", "wrapped"),
+    # a cluster run's local pass of the stored jobs
+    "fetch_pass": ("cluster", "fetch_pass"),
     # a run's store lines
     "start_lines": ("summary", "start_lines"), "end_of_run": ("summary", "end_of_run"),
     # `entropic-bound store ACTION`

@@ -53,6 +53,10 @@ from entropic_bound.store.trust import (
     why_untrusted,
 )
 
+# set by `entropic-bound cluster`'s local pass (store/cluster.py): a job only fetches, and a
+# miss is one line, not a computation on the machine that submits the others
+FETCH_ONLY = "ENTROPIC_BOUND_STORE_FETCH_ONLY"
+
 
 def say(line: str) -> None:
     print(f"store: {line}", file=sys.stderr, flush=True)
@@ -284,6 +288,9 @@ def run(manifest_text: str, argv: list[str], rule: str | None = None) -> int:
         if entry is None:
             with locked(store, key, note["refused"]):
                 entry = fetch(store, key, manifest, argv, note["refused"], keys)
+                if entry is None and os.environ.get(FETCH_ONLY):
+                    raise Refused(f"key {key[:12]} of {manifest['rule']} is not stored (or not "
+                                  "usable here): a fetch-only pass computes nothing")
                 if entry is None:
                     say(f"key {key[:12]} not stored: computing {manifest['rule']}")
                     start = time.time()
@@ -301,6 +308,9 @@ def run(manifest_text: str, argv: list[str], rule: str | None = None) -> int:
         note.update(entry=entry, fetched=True)
         write_note(note)
         return 0
+    if keep == "note" and os.environ.get(FETCH_ONLY):
+        raise Refused(f"{manifest['rule']} keeps nothing in the store: a fetch-only pass "
+                      "computes nothing")
     code = compute(argv)
     if code:
         return code

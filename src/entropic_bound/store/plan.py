@@ -213,3 +213,18 @@ def store_plan(snakemake_args: list[str], workdir: str | os.PathLike[str] = "."
     finally:
         os.chdir(cwd)
     return counts
+
+
+def hits(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".") -> list[str]:
+    """The first output of each stored job that ``snakemake <snakemake_args>`` would run and
+    the store serves (its predicted key's entry passes its seal and, with trusted keys, its
+    signature): the targets a fetch-only pass makes."""
+    jobs = ledger(snakemake_args, workdir, whole=False)
+    cwd = os.getcwd()
+    os.chdir(workdir)  # the jobs' paths are relative to the workflow's directory
+    try:
+        plan = Plan(jobs)
+        return sorted(min(job["manifest"]["outputs"].values()) for job in plan.stored_jobs()
+                      if plan.entry(job))
+    finally:
+        os.chdir(cwd)
