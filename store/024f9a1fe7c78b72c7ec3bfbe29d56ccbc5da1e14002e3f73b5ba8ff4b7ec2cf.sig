@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session sBT9MR2EN4hTS5juel/L1vVw2g0gegDv3/WBv5SHOFSCU3GDHDSrR4ApqFPF5wk4BEBYNU4xPa8WhmSrBRgwCA==

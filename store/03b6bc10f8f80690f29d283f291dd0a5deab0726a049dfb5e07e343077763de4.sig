@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session wLtevnVG+oddPx1NZ6qJcNtBniaXy5qIwhwrQvoXWtHFopLIQ7HzHvsrtHapjnyG0g0ZvZT/so3eCSr+hGQ2Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session tQdJHA70tUyGK3HMlsfUis+EYbS7HvghEuODK0cjxTeX5rRadnSRlrdHknhfCaUQj7Ep5eeKYScHvAwvtU29Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session zktw+dZL+amGoJ2fGbjSTbgKHSSWrzLbDYxTgEuDCAAFxRxMElPn3gIP9t7kBcrBUut+ozyhyrFcRR5UFWSvBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session nWcO0DNZvAOXtd3SkFfnoQYNIC6kAImkq6kR6n3n2PS/wEsasKbsXSA1L30ZJduohOyHUDZbKRcwHkgm7K7+Bg==

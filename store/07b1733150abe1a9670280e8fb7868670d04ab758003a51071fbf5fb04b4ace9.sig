@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session LW/xJCpWBSfKyXlZyYMkRivOKBtlWyxjBIiNGDuxEEQAPzKQYWj7zWZoyZaBpVXq9vtZDNjY1xQ9SmNDEyYRDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session /Byw7dky87SxFTKasN9icrNfvQ8YiBg5vgVM0tW6MB886bqv8V36TFnq4qWj8QM6CvyIC+7iaiF9mJw53MCRCA==

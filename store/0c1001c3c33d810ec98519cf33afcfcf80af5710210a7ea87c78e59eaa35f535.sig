@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session My1ISmJlqwOLTGsCXDWw9mK6rrNmFQv8nmhu+CiEEyDHL/DLeOozOdi3OcYBinA8x1Fh9p7Q5JnXKRG4sR0VCA==

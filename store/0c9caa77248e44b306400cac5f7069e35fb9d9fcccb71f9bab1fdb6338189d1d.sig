@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Tkv27sBfXzbfLLYayjm/u07gMGLzITUx556luWP+4MyLbYKFdrkQn3/e2zJ3BE5STkDTH4rgrWJ4iHaglEQLAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session pxHaO9i5jUtCoZPFUm3gV0rcq83EfnTLf9ElcuuMgDbaIIZbGjrGXmfJegYUb5U046ryKbzRy/g66l7loScACg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session yhRG0mYb9CWyzLCHTgVEUtqDGuQhTmaDWYUdgVyKvE1ISsai5A5cP6Hva6f7EC98dMP1cxpiAHY90BwiTDwrDA==

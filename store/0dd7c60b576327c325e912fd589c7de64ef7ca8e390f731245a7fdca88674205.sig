@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session H9LoVhfKTGYTkt5G79GqsPI5CryEyKzhKr/bjgC5GSnTiEHtLv2JTVgLPsV3DWx/86QlErUXAs3QNgD79VBjDA==

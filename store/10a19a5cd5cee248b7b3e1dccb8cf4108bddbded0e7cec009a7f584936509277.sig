@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XeOIx07UAlkxt8uJf9nec2Tw12kwHmTj03EZjeAjWxrIOOWO8ORofwVpLAoZywC7bn1i1IRLqsPE5EWQoCPCAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7/Iytqcdqm4+4UsWq9FxGohcLQrT34pViAWZnZOxpTsTmCHnex6QnlkemwXhH8/CnqKcimTbjseYEWyT9nkdCw==

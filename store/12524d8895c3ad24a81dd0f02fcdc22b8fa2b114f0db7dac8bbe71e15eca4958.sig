@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session dHGaafyjB0mpRLgeksXOL109WrDCAdlzDr4QKPcHCTZSZz7iBZTsHcVodFEkJP5rj8G4XZ6kvrHQavQwQygbBg==

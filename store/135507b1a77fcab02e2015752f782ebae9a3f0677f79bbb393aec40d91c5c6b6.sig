@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session hveIOk1QRaW/6iNPes9iwckpiPKelzUJt3/Lfg9cf2aOMZ9qwAoF9Jj2tvPBRXufxDnEKr/OZgmxtvUZ3Ha8Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session TSqwqaETQbLyQ7ocsK5X18DdlmtUnobDcZ9rMgHudDCQKE6XAwpHj/hdBtQMJjN9VvKqiiQbZwarbXJ5ME7tCg==

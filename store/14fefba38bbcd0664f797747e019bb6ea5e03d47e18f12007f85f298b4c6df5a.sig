@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ssSf3x4G7MqPxCdoSjW4pN/z5+Qwv90+c7owtkT0Q5IgbKPRFn3eZzcFJI9n0f5s3R7PArUb5M4wEgd1CWJxAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session y+RXWesLsnC50gIqTwqOAqa8rDKJMejGm0QHwXc5Q7S3Mf0REFKz47TWxzSByfXyBHtxpHZRKBBknWMKRlLTCQ==

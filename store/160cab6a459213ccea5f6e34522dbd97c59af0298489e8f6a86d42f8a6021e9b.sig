@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QsAgzMlw8TxsWGUKLRCnxc4ygUOU8u0kkT2N6js+EDIMYsJaXtz03RQY9PwB+rLWkF/TmpMWhffPTtx4BTZvDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session +I76WfEOXtHntaJJBZoQryoVTYoOk+ybCwTOrPzJYkhvJzHgOk01VEs7H5+owQkofkAMyXUXYuQVkJqKvPCUDg==

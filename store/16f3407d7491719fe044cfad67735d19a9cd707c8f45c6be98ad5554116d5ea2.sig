@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session uRAjfASdo28sdi6OtXpgMMTDuhOYUJYBJei71NqJZr5BhlglYVS1zT2w0J+FQn3lIDWecC0jP/2KNeR8LxQMBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session T5LtQrYIZ0kB2RfoPA3iXbuDp3vv0DM+tNkCEwS0QU+/Kx8OF4u6KWrD4rEic3y8jQ5qpbr0Qoab8QxzR2oZAg==

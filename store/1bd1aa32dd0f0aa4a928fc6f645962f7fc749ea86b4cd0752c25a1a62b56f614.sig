@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session uLB5SQ/OBNq82zK405GoyTH9VWziL/cwR6Y2TqzQoGPVkbpLpNaZju2yrHpgWmOrbbQr/pLcxdYiSM4RimE8CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session eVLHVvsYdTKvszXMU5m1oKAHGQWEpezcaR7Qgi/TNP9qW0T0+WKYEFtY0XEzEcLCfIuf8DXA3h6PCbWnXB8WBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session MDYTKLnUC7YvOSiaGJbq20MdHyancP5GA5gUeE4Vl28iL7hT/o9YpRJPziX9C7eIq/q53PBPND9iob56Jju9BA==

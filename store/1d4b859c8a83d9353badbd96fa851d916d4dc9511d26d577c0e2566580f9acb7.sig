@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session /UBx6EElzA1bXMxn6NGnvdrXG6jv6kYbqb9MhQhwqlKESNvDf2zEfNm6egOqxI22xncAfwEuyaoInViKPXI0Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 8Cl2naTI0o0NW2qHuFQ7GTUJmzWg6VP+G4zYuKjnNxNVG6XLpq22CyO23cD0MKp1wwHjj8YJab48tB6uvJagBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session gvv1C36nk0eSzIRTue21YOALXx0X9u28L0GTpUYfBagqJkaF1L8FayOdlg0bHVwzpdP25jOMKvhUJC8ouh0vBA==

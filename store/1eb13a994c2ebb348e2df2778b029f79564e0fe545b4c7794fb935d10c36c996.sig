@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ZQKcAUX/b65MZw8VzOyGcWMssKt94/LpiOiWBFsALBfUmgOm8s6+gsPbFUVjgfGjV20b3G8D6l1HtREduN4wAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 4jOWDuhJtptBhVZlXTMun555CjL0TItRje9yQflmeDu2lPHHlUM5SonufYeLw8ZUQclvzRECHYGpdZtQQi35Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session TubFnKxBWn0u/3qLT5DSCmKcGmcVT78CVp7xG68VmpT31MImiteXM5/5A0Ltbb0elVj+F93Dfl3ihjRPKSHGCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 1sM7mcwVj56mplZyhFAIkJcdOZweUyvPoX2Lb5cmi6kc6LFgDTHjXO4hsGmMzrxmvSO5L2KGK/5ziNKZkCOtDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 4VzH50WHzyxv0fVRNRkFBFh6li/YYyFylUYOdUqG5Xx0NicOoZnnOxBG9prQoXeV9vySQb98/MACLx/Dkt20Cw==

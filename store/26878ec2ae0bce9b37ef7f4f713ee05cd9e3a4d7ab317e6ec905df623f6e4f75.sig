@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session prApjQ76jBW/3OiLzPvfXANmtz2nVsZ18G5zTt+zeWvKY7OVNW3iR4GHikVbuOrro4H8TlBj3gmuK5BTODnkCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session CWBGKz29qW9zFeMj0ws1CT171RILsnQDrPmpo/6Z34/IJt3naDAfkkm1sVnSv5GDAASwi28jaCmtqdzy7GysBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 6Lp2UYQb1Vwf1jPO940x8GdZ2I+vB8zbTvffjU4OgM8r0KBr5IlSDB5mAsWBNaUT2aYNzjg0XLOO+9G8MCkOCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session HtQ480MsriBblg5rWUheQYqWnOZCTbmnc5o5+xrJpN5oelAgh7ZGBUOCyMhw5ZE39CrPXGmNWzEp+5wllynFBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QWDUPgUXPy5AUeAR9d70JrMRncbtlqkWb3N6LqpayN0MUYe8jYQKESleldLy5tKJ6m8WaGPIitmamdp5+ghoCw==

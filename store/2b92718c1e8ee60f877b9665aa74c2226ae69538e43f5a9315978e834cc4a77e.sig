@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session YoNCigfQyjroVLNiI9eEueqAfSR/EeibYB4pYoI3iUYeEo1r0dtlWEsnv876XzSpjE3Pzm9Rss7MpE+ZI0b/Cw==

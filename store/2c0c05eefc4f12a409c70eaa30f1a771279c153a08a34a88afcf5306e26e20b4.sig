@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session PthgdZK3cRfavAp57NjjwnImho2c8aqxLg1xCIsBxhfiftRiht3DyQjvwlNy5udnTzFJEwwtTEw9TpZwbUuECA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session PEVYIWqjzSarXxSU7YBDoEXtNKtfOvGf3LwnpFHVvtMfyk4/5fbYm06t3KsI7O19OFdDAc78IEnvz8DIiWEaBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Gx36D1wyAGqTGMCn4tK3tYbILcvuZguUAlyXHL4CpUrzgAuGIAavPxpg9ii1cRvFQq4zAgpuz714QX962nToCw==

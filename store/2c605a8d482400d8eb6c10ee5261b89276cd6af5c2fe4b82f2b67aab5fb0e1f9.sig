@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 95mYiA3pWeat9hPa+snATFimEPiYaJ4Jh4GsuU+Mk7uPQpUpC4zeTweUtrhDSbyVKFsPwKn7cnt3lBKTQUQSCQ==

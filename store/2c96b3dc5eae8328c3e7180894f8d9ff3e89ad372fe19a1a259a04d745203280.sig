@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session WiQWLire6zkCD/D7sIYr4RaeokcSCd9vNN2nSIXEgcjN0EMKZ/Oc61lp62QVTGT8VoAhi6o6e7fRgwooCpoYDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session T1/J5RLQeoEIMRt4gjctiMcNLzzwIsJVjf3zqGueOJV1bibQrMMRt/fgbNvdtsyWtlNDXL6L+8E8RmoW5IcoDA==

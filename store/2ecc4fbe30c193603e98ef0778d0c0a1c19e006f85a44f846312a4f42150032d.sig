@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session wNd8oW3uTtm1VV2dv4WC5oYnWdsAU7F01HCMyirvEYoWlfdmDlyxX/g/U6L0EYdwZ+kBnlg4gJP0v5lxdDkLBQ==

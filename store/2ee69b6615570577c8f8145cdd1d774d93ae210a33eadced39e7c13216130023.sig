@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 6pZhcvEvlKEfOHDQM602erQpeSiG4aPVtffVuN24+piZlZ0cOUpljVm9cmTsebUM/CrNkeoOcGr4fBRHE2uoAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 59yX1CCskuxjzin2OGFiTMD6H0RiTV3UHA3H3LfU9rm1D9KYFpAQ7kpq1wRxA2U5Sy7F2lkVt/rrZC3eaaL7AQ==

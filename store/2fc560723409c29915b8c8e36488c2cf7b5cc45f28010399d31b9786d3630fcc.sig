@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session vz096p5glu3CSPCBOAJ1bG7TLeQWdN+gUAiYEW5RZouxtGdeLsruu9XTVJwXDCvv8jZB9J0D9QmHeAHcWGERAg==

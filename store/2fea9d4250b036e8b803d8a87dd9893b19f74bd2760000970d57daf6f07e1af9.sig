@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 4HtHGsYr87Ujy8Pb9p7WFBEUpTeQ/j1AkzMRt7Tlsb9LjjIQUbNXn0LkDgA96R297IYNulfAGvsg7H9xAbviDQ==

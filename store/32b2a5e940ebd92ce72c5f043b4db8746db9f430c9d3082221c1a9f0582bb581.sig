@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session wBvFipdWVHTIanA4kbnSQs70AKY2XKuDmQ561ACHV0Azlv1fK1V0bz9DBAnCH+RMfNBIVS/ByNNwejha/P1BCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 5SEVT4L57USh2xlUkuLOb0152kWHVn5ICp825iJxS/KnA9ByEXC9TjE9ztua8bQnWxl79GwWmhjeK59qLmwkAQ==

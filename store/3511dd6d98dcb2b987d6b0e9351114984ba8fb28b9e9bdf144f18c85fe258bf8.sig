@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session oLHaxu0fSER5nGQyVrKPg/ZpHFHI6WVZlt77EVF7Zlb0nrXKbgGRgLBEev/KN24Fc23ViqSBkpyiPOV1eORrBA==

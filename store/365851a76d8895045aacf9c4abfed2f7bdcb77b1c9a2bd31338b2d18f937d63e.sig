@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session FVMDzDMsN2TDyXfd7AXyPsXngQyjBG+3CMgU03E7dYsWuQ4ueA40kpYhuGJ1q1Co6ko4HMxy8YQtZeZwrhMjCQ==

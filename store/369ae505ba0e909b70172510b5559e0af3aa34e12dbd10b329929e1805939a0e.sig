@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session W4LEwUvIQx6QrdYo6RSRIqNPY+nd9Ht1aFuQpBOTzi3AqwtFSBlpLcGkCCLf+My4HJhrvVtN+w6BGNKJDkpZCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ftNYXuFuHZRt6m1FhmuyMILobKolJQkdIadwRrryPe6Fm2/7Pyy638E6kizHpzstNuJm/dmqSlwhwicCdVejBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session UQsF3h37shLR1F6QSLfbJIJFTssw6yrw6ej5+XOHmJkgCAkfaj9UHBmXoQObd6b5eaFs9HYe2LiOqkcZP4M8BQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session HDmvJ+FpLHoqSGY1DkQ6fQWEcbj/cuGyuvN2ZfFMVkeWtyeIUNWztoMjw7jd/FGunLoK6t9oZkLLoQjdL1gkDA==

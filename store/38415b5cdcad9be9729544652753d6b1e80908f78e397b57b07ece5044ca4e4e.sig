@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 3++Gd22oeT3ryXcVuLgjG7fOT7yZEQcvWlEpphKstzwz3mG67ZpHmLyd9NQBqo4FkoVcy99e7S9wCrrrXuS+BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session dv6Wl1RfJ05WOfWOeM9Xerou5ADRXalroaTp3ki+SBiI5Y9Jlugk50wcfRMrwWt/NEXtCZPKjtMPNPtiR/fqDQ==

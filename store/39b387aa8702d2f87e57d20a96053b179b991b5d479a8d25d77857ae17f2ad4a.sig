@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session kg14rqbJ1XIBjRVtb2yRZFhvu7bgz+fqSBFM3D9SSwLBqkHHSpU82iOIvrjGr8wQdFEqVh8lZlAuARXJTdZeDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session YYlJq0WXEPKaW+JqZq5O5colKfVo7T4i8k6+k3hXOtGBml5KXMe4GDLmGKjkKUt4gQohXcEkxwZMwXbnYX49Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7hwBrreI1wpOufnZzr6XTIXt5g7qExrnaKz242nL+CXILyPXubddvv4gtl+AFiWrYztwhmZrP0xo+oxnuxdiCg==

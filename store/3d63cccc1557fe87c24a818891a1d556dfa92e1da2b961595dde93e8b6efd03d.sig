@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2vwF1saOeQ1gcpJ32/jor/ujmrthzMTnuaoIX2bIyxONMP7+HiIrbJadlecNXbzmFry3sQJgb7LcDHipTPIHBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2uNn8saCrOUT1ZdhoHTVrLVPQVr8MKiJIZUJBlkNbne78h1RFqRwAE5di2Aq5GL4YZSoIphBFdnI7+dEK/CJCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session +wZ5o2eOVMx3pHoaTpnk5vQzwjCLsjJU3Rtj6BiaXlD1IVoCbxN5IjMNf5zPgtOxNy8FCNrS8LWdtjUMtkXRAA==

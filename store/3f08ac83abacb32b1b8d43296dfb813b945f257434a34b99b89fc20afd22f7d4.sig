@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session rDZPA7BcNPk+1TckTtJQJyFfTFrWnmjQzV+qescDUBWIjFfIIDvlUtLaulMrDybB1DwEy/h2YMWNaqDVrqSADw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session GPIFjVKD1G4hmACo0zYEabh9uQol38aZYq2InMuxQPpawk9Aq2DSM6eqRCWwjW/VzpggVt41TB0QA+4mYTVCBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session I51e6CV3bTJqgAid4A+o0xzvgKQsaeqCZc1yp6hXLqWEUorG64gPlftobtI6dUBOKtyU8mi+NlEmZp9GyJ3JDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ssZibBghpb2ERJtew95RucDa8Oqvn/is/OG106p6gUN0EVWozx9ZGzcRj4ySWa5EDMxQRkuG2AFtu2i9AjXgCg==

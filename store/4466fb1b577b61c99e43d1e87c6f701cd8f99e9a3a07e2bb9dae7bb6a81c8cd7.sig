@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session J1mpRm8khxf6QY1l5FogM3GECBp31d31yV1r029vXpLX1Ze3ZW84YiN30VRf2Jb39be93jorgpSi1pZ2LOtaDQ==

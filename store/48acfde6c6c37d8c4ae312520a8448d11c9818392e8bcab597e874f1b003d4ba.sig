@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Ws2dMH9MWbrkySrBLGkPjR5VmUSBBsS1tJANshOENFd0HwiGJsYa/Knc8fPhXB+rsnsVI+HHRufPeO4eT0p2Cg==

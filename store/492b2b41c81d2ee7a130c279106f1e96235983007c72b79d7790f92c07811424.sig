@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session GjJnJMmi2X6DwJ6rniKM4ykGcUgd4h/ETi1rtUfryOvBifXI76xiMSPLrUXpK29XpMTU/8JOv/XXs3gso6aWDg==

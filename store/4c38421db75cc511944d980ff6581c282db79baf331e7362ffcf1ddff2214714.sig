@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XqnmgG2dL4X9Yqqe0jK4s6mV8QzMVM8VjzuKMPhpiO4A8hoR4PQs9dUacIFhwvITY0kuscTLs1QJMgKX/m5yAg==

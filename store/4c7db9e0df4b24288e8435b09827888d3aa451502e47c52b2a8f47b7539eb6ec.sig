@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XbAghnYCILI2y7bbOSJ6GmcevEMLsYXvoX6cMm8Weeg3J0FEAuixjHgH1+0nW2vczldv6kaOaywsC3btD3DjBQ==

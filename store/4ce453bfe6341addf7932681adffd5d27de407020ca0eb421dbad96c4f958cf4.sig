@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Cg6Ww3Vljc+bma1UgAquk4VyqqSnF9XEn0k8OxHnbORfFK68lqcFk2INt62Gk+vM1ZwaR/HISyh4Sek7d09wAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session MHQN0hJptLCe3PtkN5ENXYWQ0IROwwd8t30I6xaMhsPBtnApSEOcDzJWEAUKZcaqZPEM1W8njOKjxR++xff4Cg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 05COE1GGxsdTs2x+rIzPGGtAHE9s56Dh4x6YDOc5Z0ki/tapEc7A54+rcmUJeEfe5UJeVRbq6zLx1vURZUMUDQ==

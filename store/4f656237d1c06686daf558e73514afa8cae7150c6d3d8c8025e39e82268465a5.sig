@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session k6dy4PN3K6BI/xkvMsM4/FS81BIGoY4wCRXiiEN/rcdgHTB9ns8rXWACerVa0UZ5IpXRfQ3edXVMtzLAop5kBA==

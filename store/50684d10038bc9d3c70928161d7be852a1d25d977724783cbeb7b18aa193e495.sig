@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session tOZ3z6wPeVQW3tWhaGOW3QWWANbMJYbWpEgOuLRvRflliJrgfac4iy5qAudkgK33WXv6zwYY0Me8YEQ3vrKpDg==

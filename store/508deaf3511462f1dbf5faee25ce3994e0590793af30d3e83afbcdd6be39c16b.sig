@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session PCLfAfwwly4aNdnCXdF08cfnFl/j0X5he8tZt84uEtORV1/fCb2mHvWQabOd9gmJ7ncydI0Fxnvg34N5xZtTDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Kv4JoAxfdMuizpEsO790v1jFIoshspU5YQ+bQIdfUkfbJ647tCFZHGv2nr7gPVcQxXPSgHJtDg840nwyOIvRAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session R+IVUzR6FbNGhtjW70gqerli1bvoi8petI/I0mZUcxQh4JHPEovXkVXVcj7VST+maSJ7eJCEidDAp7h1ld0nDw==

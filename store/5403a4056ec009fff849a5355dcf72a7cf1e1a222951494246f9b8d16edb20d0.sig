@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session TTWnPh3LBnib4gIETTPSe26mV9BlzFdKDVDJWMxGSGBpkxvyc1vWO7OcbFGirr/8II7ZHYwF+NuPuKiYMVe1BA==

@@ -1,0 +1,1 @@
+realisation entropic-bound-2026-12-07-session mvyq8gkWxX5QD2LUDHLLVx9uALE4efP3ARyK9V6WT4NtvPuF7csofNenRsk5+ouySqXMNV53WqZd6CSpMSGhCg==

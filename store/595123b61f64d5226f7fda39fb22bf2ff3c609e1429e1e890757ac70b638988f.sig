@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session urg7RPQTpdMQLOEacWBjr2m3jFAMYweIX5NgqGjC3alGlgTykZmQtkvTb3CtS50Q65NvMZjfrAfzzw/UHoJBCw==

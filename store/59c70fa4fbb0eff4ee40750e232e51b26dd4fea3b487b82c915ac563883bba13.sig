@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 8a46iRV+aXiBq/gALvpzsr67/B5e4Yo3fWPdX6qkwlY2V1tI6ami7GnVQ3bCimAZ4BsJbvUVMOGu6SsvnLtUBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session uTEMcQoZhF3uTd1W1ltvDnT3/iuq03JgKlVCGwytv4lQmkYv6tthvTIrmLi5l6PyqpWFu40CwEYieByVuGH8Bg==

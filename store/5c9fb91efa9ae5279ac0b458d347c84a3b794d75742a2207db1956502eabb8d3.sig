@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session mUlVUnBHoyNXoprYF3uUFcoB4BNoIzItTw3dwDvUPkhjSo+zWkgO74XSeT4vDZD2Wlm18Blsezu9EN2Wx1D0Cg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 0qDwmOXEObh9Lhz0T1knegtIOhVcywZytM1AkrluKyzXrDewioSy8Y1ALwVc031X6d0YWzMuyRVtQRuiBGv2AQ==

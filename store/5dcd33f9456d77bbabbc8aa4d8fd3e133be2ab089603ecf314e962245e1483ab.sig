@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session otApYztXQXg9MPCZuMjqJGB5irVWuDNKvuULr2bJbcyWKTIv7kF/ecgoAZrDVQT+osHz64ZuxWaKdLFrhO1+Ag==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session i9o9zbDHj5mLkfCCUJYKrQDAm5Rlv1DgWAC5JoFQo/AgUyrcChp8ygyzQlZqYIAwpQzifSt9hIh8DzDYQ7AXDg==

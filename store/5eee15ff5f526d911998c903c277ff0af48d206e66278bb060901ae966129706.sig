@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session dN4/QxCL8g1UwXlssWfdJVw9jJdi78bGhlQr5XrhRFBBN0b2Fv2NT73MLdkoJY+XpU4biWnPg3o42ZHriezTAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2l9KkO1G2wA265OEeu7qSN9JJmt5SyndGy8qS98PAShypoq5qPn488DGBRNhDWI3WfZFcaHd5BJTcWYtzzOSBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session I0vIFKXr7ACGWbxJMZFUNQ5SrugCRW1Uh8oilpUbZoQ/8Lh8hrx82RSZxF/rPT19A6lG6KSLtpDZOtkQUst+DQ==

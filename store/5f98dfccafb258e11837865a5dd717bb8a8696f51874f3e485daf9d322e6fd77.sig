@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session +owKpFt+x1jHDbM6vkv9U7JEdO1q6R9kLf6jKVLWutdoLkPaPDAsmNP1DTNn3q383DvcNDzyW21wr8yUlimrAA==

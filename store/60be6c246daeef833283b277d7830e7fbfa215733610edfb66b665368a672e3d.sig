@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session c0NlZC32ov2XZf95pyFpxuC+RUHK4UajpBEQkW5FSEU/s3nBdMpXg3ndsezFCsd19dZxBvmFRfziABkLNrqWDQ==

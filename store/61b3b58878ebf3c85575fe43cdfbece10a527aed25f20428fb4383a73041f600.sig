@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session NVPW5CDxFVpdDYa56izB/15xSJyGg7EeSpBSKq7/ysraOvhjsxPP/R4CmCapMxueVKQTSm4xvn9w43lUS1srBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session gO8EtMtet1MzA2Vp3iUAC+8qQmRxoCraROBhUF4LgWFEXWD2mBFemD0f2R94RTZR49/KZh8b9B82N9BciRqWAA==

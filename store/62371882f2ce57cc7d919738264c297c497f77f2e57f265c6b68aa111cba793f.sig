@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session c8KrHyjb43QbkYVIfz62bdN8Wmj5LwV2biVkHsNNNzDupJV6IkOAjT9jYp67JnMx9FpF7JHei03lBJCloCzVBw==

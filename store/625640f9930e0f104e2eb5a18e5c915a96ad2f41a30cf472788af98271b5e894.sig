@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session cRm6WZrkaBavpdUuruSlNOkjTfpAo4/tC5rS3BEeoy6xWA8GV0fhXXOzaCutaIs/cvY/DAmMZ9B4UM4ZqYg5Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session indTzsQgqulLcG4XRHboc2leHFY5qazqCaa0kUMzMpf9H4hQ6P0WEC28xDnRZ/kHPJedpUCrtGpmikOxxkiHCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session WQWT5jgcGR4DW2htnwFtmBU/uwB2nyWs4FUMfYFOLuvpVqGPxu98RCESycMRJpYinKgG/YGufQITTEVMp1C5CA==

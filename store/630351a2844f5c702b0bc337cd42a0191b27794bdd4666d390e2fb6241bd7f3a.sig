@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 27X6DMigbw3OGNkK5rMZlv59EaY7tbpGIjWvBtswS+eteSke0P1AzBIQuHhjboPZYpFMg26Rfml2MxNkbxqOCw==

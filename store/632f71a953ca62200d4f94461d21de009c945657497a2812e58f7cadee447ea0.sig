@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session g0lB6WFUqXr/EcglJco8OCu+c0xIDz1edUQUVmsC0Mn20vcTipnUXaLdGuXxFCWDzZF9BaKU+x3RatSHRKQbAg==

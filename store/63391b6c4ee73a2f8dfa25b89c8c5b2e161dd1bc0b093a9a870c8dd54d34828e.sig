@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ByMrDJAHiAiOmIbTs7MJFtrzzROKPJjb1M0n1g253sPJBaqzGw35azxKZ90Qc5bimtsOoZTcTae4K9GTqiw1Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QpV4KqtphB1xRSm73cmVqhq9kQls1a5/riQK8Mwujh2LFQZ5GBm1qmOS0tW7L8fXekbm4ZTz+6mQmvDtSKqiCw==

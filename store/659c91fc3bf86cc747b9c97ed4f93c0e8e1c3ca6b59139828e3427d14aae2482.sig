@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session wDi96PAZdO4zRDyxd1eXkXS91uTmJ2cocWwt1UhZoDjv/HeFEoezJatHkbskFqJ557Hz30jvzf197CVTDT1rBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session uyM9uODrl/BpC5kQLVbhA+a+QnMHthbM33A9ZsVpVa5XQ86HBuQpsBTqHtpHZhRTDr3jiMD2Xe4aS2XETmPrDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session NQGmHWTIMaylmdyqhb7woW6Z82g81UktKuVbe0NE12ygv3IHzqYettogVjfZjffmj6deZC0eLWs93zJgqZctDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session MkAiT8CnSt4ARWrg1cY5ie/EvbHZnViCWWeSUbkxPD+C1zLY1USkXFwhFP/aHffcJiUaWHVZB1UfjTKPWw1qCw==

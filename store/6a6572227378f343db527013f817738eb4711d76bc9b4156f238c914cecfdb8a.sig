@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session I/PHVtIIJT4kh8RVf3USSc7fwTzZ9vlR5q0LIY6HDu/LdDyHoAQHYGnXfc51cBhS5HP+USf7p4adgnP6z125DQ==

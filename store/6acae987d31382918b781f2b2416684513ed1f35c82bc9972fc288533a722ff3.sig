@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Fnwxd3lAZ8nQ+Gc1JmakEYic+Qn4mZE8HkRfEWdj8WqPzBzyv1TNK3cEvIjyLoN9y19NtKtDqLTRb6drAgHoCQ==

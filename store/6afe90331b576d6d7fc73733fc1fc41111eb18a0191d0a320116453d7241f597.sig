@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session x6XOGzEjmGzlYcpEAmdxQihQPvyQDK0oi5b2TdkW12vZSTeROTf2bW5PrEm69sJ7Q7Qh/8SZPWO9rgOYjtZfBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session BetgzOMIFaYa0Tyeoqe+OV68Amv26yycvas72xmH+G6RB3czp6rGvUl9OFLVxSPXzaAW7f5lMGcYV00cbxFbAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session hlaAOxDqbXUaD3pJYGXgS+NFZiDAXdZKNmr8KJhbn+jf7r3O0XhxxarcDxUsAov0CIjG9/AJB3JDk7QMojOkBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session PpKLTXYB+gQUVO1X1cgxJESE0QpkdbhYknYGaxvQdwbCj885FJaUjLVnmuvNM+JiW2qUm4lzFb5cGxcloWLkDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2YJwrHhIkUxo0IPqo6XWdkliYw4/neGx0YgW3hmria/s3JIFRaYBDgRHt3oshlsweUc+8ObLgDpvDNwhIQjlCA==

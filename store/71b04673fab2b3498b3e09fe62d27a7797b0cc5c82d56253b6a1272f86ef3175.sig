@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session wvjkf/MqbBKCXmOGxIS58uo1hETVBZRPa/8v6Q5BhHuhuj4PUsydL3ISPY9Ew8+Mwvj8STNyVtJ9jdq656IiAA==

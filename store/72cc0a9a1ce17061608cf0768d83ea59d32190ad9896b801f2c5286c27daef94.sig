@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session HxbSK0G4mGhLJerDUOF2S+oAPCvmaSJGhecnK71xkEToFCOA+FaA3tQElSgTtd512TLyn29Diz2HS5Czb8hTAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 35tYVDgxrWgEZsNmdK2BsXwmwCFc1IRRIc+lBTm1+5W7PiTvhN6UU6swXeP9Bc1hx5iDHgZi4f9K2DE38aU5DA==

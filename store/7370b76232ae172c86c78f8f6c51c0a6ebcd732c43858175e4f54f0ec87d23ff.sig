@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7li7cw/5w3cJXl79SgDonGr8xnlXwJJZpWj186TbyImk4aBQaxjrGz6lglKlc8D1gdArz2WQYAmAssWQdsM+Cg==

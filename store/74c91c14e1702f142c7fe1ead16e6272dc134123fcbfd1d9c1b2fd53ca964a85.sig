@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session RtxHRCKlJRTxrnIAJB1tDWn6ZPXQwdDoMiYIhXvMAe0rHxSjd6vdd2MYw328FN8ydKffJ7XMXSLiRjvtHZvuDg==

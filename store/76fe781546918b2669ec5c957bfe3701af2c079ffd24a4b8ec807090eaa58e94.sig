@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2JD1Z7ATE3Qkg+2R+Sfo5Uc1eZpc7Af8pK3i9Wg252mcmt2EcQYvtVfq02YynqpMB6jBv95o1/vui88l3JjyCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session eK3bRTGLZiskRAG1FuXodBjpUOJsOEQSz/tOdIde2FzaJliTRY27fuhbrgIYWH2H0x+tuGrI4EvH1SslRH3xCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 3PGmQf150yPsQuIOq3HiSIo14IX6ToQbFJg25UtQYXsTBqwryS2+QWZGNjLGYA76N+X9OnuBNtF1OABh7nnvCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session RE8cr5rqFKmP0jDB0u0MYUiX1X/FdwCCusjyd8hXi3KTWI2nO2nQ4z9m6P99SZ0uMfhvsoznShxqkJtL6CESCQ==

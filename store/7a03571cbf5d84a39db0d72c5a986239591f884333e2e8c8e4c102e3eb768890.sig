@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session RWSuFTTovBrj3o9qW7ZH5bstjg2du8KYPuGscg30jEZbUhv/uDV7tpJIYhiFF3nnfkbyOrEZApvEUX+CVlU3CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session HhGOpGFyx0pBmnELo6b7SboA1HdlW4gkQsz65gJKRimDl6wz6ZDNL/bBhOd9oO32Aqts0B7S+JGeIhvZL42cAA==

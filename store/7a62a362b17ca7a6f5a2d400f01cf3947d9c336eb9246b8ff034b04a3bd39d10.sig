@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session iQ98lOsPFpy9Ss9pVJq9sjqhZwZzgW4wKjKs5OR6wAK3Pm9g9X56sIjyP0162Vzhw+ASrXytYGTKSE61uuVhAA==

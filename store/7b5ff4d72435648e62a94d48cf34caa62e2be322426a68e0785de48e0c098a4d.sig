@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 9gwls6ILfG+2W7m8HZt+LdrVn4TmppVDePsDs37pfgwslu2jF3K6LKN6fadl5NyS86scZr41pG8CffvwGnq2DA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session d6OGkWiiUS6/Nj4YKKj0QCB/NJBVNEotIblitx9bi0YgsOnKK1CU7yVLkEAyfVoQ3OOflJVKoIy9oWuUvLRxBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session sazwoWxSgfGgFabc9TWu4oN/U7Axxaq62zqryb8pu0R3wIv41KBe/g5hM4rrRLrJlUBV6a04fIGO3qWdcKwoBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QaG3mxauV9Rd8WYK3YtNl9IyjTRppTwbWSWdIxXzCeYYKZb8RoIMcWjn09l/MxteKucd3kzM6z1FEuDTkOKZBg==

@@ -1,0 +1,1 @@
+realisation entropic-bound-2026-12-07-session dDd+Vlmr54po4ktZ2odQjHKhYSbFFlexmDEXS/XyqHpdr9xUeN7Ssv06dvqef9CfwlJq7fcymSSY20NDBn80CQ==

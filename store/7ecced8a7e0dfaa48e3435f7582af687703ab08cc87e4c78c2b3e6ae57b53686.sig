@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session COUA8l5QHz7dn6ANQh9ooNDgHBJFC8aP5WiiHui1pVsunu5gsoddxWLR1UeiAmrylV6PEIYiT/T2a3C374gsBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 1o6tp7V6FeuxdtY6/9MGTStsXNeaa2mVFheTrDX/Ns8G0WYPAvSQ2v988d8JEHTdmjKA8ytRgevkooMqqk/2Cw==

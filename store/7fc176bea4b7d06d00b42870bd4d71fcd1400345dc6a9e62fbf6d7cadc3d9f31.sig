@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session lAjI09Z9bAoajScr7ODazZebI+nP57cfNJbxU6IeQS18974gSpraI9Fg1ffGspe+G7zEq/ciATzY8aDDYJFXAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session gVCkxy8j4Z9ChtUnFmky6QVbMPXF5SqiSYi/un1dPjh8NijlaogowLUuVyuf8rtfRb/q8Z/M9z8xp4fvQCACCg==

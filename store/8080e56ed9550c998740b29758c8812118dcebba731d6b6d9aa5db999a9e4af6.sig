@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session SJocxq8M1p9DZRQ/YQnYpQllz9SRshG7iSQ3hSN7sjBvS1QZnhNhBkKEXbS+NB+jHE8YX5zU566pSET2BNHBDg==

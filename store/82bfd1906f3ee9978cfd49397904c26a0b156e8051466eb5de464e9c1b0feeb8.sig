@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session HAVOXRVgnkPTGfffHvk3eE9SftSh9wwG6k6TrW5Zd9aVDR/VfTk3V8hR3NhOlj/cCuZWWwkkhEU/XCwFUlL1BA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session KjFTHr+bT0m3Pvn0O6jdkaM1W3wqmy6JlMT3YJeVVA/8+GsLFdDyN9c7rzb6qlrGheMn6QpDtwGO7oNUO6LBBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session sW8GUSatpuCpezUFc49vcWtBImLr7KDOhUTu462jNA2/8PZ2l/SRhJPGy352OXcc1uPXFBL3k4nm+iKWZLv7CQ==

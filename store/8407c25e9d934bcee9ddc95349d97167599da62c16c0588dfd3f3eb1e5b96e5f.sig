@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session AzcVWQ43UbyBPyICX5kmgPu+QZQy8lHEqN7bBCk3BJMF3mph+3n7jTVfkaDS9Dxs2oSVfk5SsBjG5i86hUUVCQ==

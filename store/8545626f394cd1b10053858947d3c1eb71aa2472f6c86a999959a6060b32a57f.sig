@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session CsK1XqjL1jONg9EJTbHsYKDYRZlxbfORLRzUzZClVqYoayo2yjcajg2vMsSCDDWPl1pyRKJm8zKuCkA3UVskAg==

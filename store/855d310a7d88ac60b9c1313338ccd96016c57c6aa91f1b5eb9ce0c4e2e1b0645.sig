@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 6uyZmrjgFm7qXYtRnqEkWHBq4R2eaY16/Oahx9/MoyNi2ApV2uZhYmPa+rJ3hamQYWs5jol9TIKw9H5QUlrTBQ==

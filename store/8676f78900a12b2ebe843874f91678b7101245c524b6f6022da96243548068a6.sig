@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qRlmgSPdUsOQFN4ty6zuXHsMZrhVA2uEC7BZR6P6Eqa2sttdgOAVXjbgVfY1qowFL6OjUtIoayU068YJAuxpDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Pdz0dqFJPzsXQ+8HZhhvrV+00TRxemonts8umUcOkkUAwiEoVTj9zNzP6muDLsawutw8pPu0jpOLAEry1V5kAQ==

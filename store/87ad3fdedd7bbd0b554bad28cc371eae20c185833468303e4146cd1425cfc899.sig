@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ObknTknxKYVQqH+dur3plhS6xnMPBkgVhn3mUszBhi3Ff6yq6nNK45jgI93vk+UonCBDAfZmaD/802CMVEorDA==

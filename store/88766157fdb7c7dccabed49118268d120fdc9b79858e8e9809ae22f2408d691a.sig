@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session lpykmTiZzTmFrDCYhxTIMKI4i7YQGNFWJaN+D8sm8RBJjHYDLjIOdsUPSXhm1bbKKs7a4P53sQKpEsjYXn6JDQ==

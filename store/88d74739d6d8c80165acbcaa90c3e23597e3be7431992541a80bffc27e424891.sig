@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 0qD0XC1plhsifESuVZjfrzVU94QJuXiPtJLe+D0pNTHi4yVsLtB/9DmqXdz5P3i1v6pJOZh71OhcrRzWqal6Bw==

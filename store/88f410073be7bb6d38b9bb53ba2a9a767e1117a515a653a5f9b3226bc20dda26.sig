@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session mXacOmFxJbgt9MrPRB6TcNg282GB+yr88FlRnT3oXvBmUq51vTEIILY7H+9MeCRYxYcm4bofVwJVYz2qpR3AAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Qbh/RzZxktjaaLwu1BZ5C7r4T8dVcNpN2oY5Et1YajDvx73cmgc8LXje83p6BT+HOADJGI6xCIIY0Wsd0K/ECg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session yzTgMFv4HDShJdn2cnBuxqOsAmsTS64bmtcpPD7kdMSaYEgsbwlRIFJwP71QAEfzvzSwfw7vwPRQZX4CUN1RBQ==

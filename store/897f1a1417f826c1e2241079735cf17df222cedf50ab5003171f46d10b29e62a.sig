@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session RNv5hT45+GrqiZMFjUPUWCz29T/JRMZHe1B+NFBFRmcgy7VCIaQLP71xI/7mNyn6IXTSIq0OmaE3J8arnMilDQ==

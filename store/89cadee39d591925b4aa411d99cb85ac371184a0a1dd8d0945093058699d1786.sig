@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Gt0CAlSt48kV9PHAXMDV8fWVhI1B4ffhsNDzqMruhPRoyy6CcSm3ge7vgzKFpL7g8P5+pMAptRkRfgks9anmBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session gN0xW0RmmApV66zPmd+RHCZnNZss0SgOjVqJlEP9DDhSjfjI04Ovd0rFx0epkEe05zE93qP+rOKnP1eCHVmbDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session u9184mvDdqy7wdnt3UAd5Gmd/2h8a1CC8lPvaA1Xbbw54LzIl9w3fk4RcHXs6Fl+3ANpGEEqnNE0YZWxlNLsBQ==

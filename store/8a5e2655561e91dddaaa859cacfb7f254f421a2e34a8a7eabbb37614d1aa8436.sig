@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session /sVO+DCxsGyYXRuntuTbqRCVWF3P6B5+tosCk5eNAtiVVyTkEMtlevwuOnIYeyeUvVJGxRltgq5xz2Bzt1QlBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 1hRb5lwzacoE2G9IwCBUaIQ6vqjx17J68H0G2FrSk7X+lq18DRX0wSh4WLhN9tdme+jBmgZsUZkVuxBF2wnpCQ==

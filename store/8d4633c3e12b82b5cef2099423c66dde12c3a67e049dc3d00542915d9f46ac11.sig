@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session RNNTG8VTR86zCysPZ1gvxLGrAO5JtMTizwXRRbkmD2gQIzqjKyimDNw1w4UYWviy1qLB0vXlq/T7nuJ/GCfoAg==

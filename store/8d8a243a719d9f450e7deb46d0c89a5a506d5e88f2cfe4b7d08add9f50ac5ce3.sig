@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session kBGhZPaeH6We+3i9u0VglwANiTCJMt/DIhKRw1KluXhId+ZTepkAvP7MMbSZfz3LQt9b2KIvUKwbqeehLdhuAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 9ie10DTR0d5hZk2PZ3Y3XLYaQ44rA33g0nWoJGSlcWT3hXp/Pvur1Ugn/VG/xuOj9XvXhdfUb6349lwYICqAAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session vNpDF0pCQgeEKbm8JTULBB5T+aSUD11cLH51qGB6KgxSwljRBp0dYsr67nhJBI9fhNRzzeP6nEUQqcsSnRTNAA==

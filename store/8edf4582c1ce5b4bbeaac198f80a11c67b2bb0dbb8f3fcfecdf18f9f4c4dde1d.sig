@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ZQi+GHHRSVcUiyYF89xtHQk7bTXctC4bhUKbmwfNgj9RbYGI7dXq0UFK3Qoa9Lfxi1iY2J8xOv6YGaZhr78gAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qNBh0f8ACKdKDbzwebyAbNqo/Dea6snE4rTc78i3zuizBx+3Hg8Ky9l5UieVcDm0pujL/v72ipYx5IgmWi7FBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session MC3Qx9fc7jpI0Hofz+7IJTWZIWAsSqIW1rwHB04/OZMbOABxmYH3FEA4mIuZ1yI6KeGTdtULTEPOQO+hP4MVAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session SgJT10iMgHQPeBh61KzOhPqIOwjfQ/GxA1mHvrAIWDKuNx9XdbZi/hMBxRAZ7BLY7K2Q4Dw0laUTpE6NJecfAQ==

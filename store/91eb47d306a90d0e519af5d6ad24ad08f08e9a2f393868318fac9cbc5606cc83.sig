@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session GyqH/ICtAqSujtriyFGzOB9ZssTweVF3jCWEK5U9KvUPecxFHzOJi+WB5rcAMY7IXyP53LOIs2cCdvW3jzZUCg==

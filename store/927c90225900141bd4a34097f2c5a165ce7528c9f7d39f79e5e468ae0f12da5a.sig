@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session FZZjCjY/BJIz1UoeFyXETVUFwnqEVNrR3QWw9vH2rFWv2uO6hioVaF0Bw4VHCiYRBvocM4cdoY9FVa7nmnpJCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QpakQKpxZn6bvVIEJTXv3Iiymzt7jd60d+eCW5fEhDdvCOFRRIZaDO3bmPXV9L4hiPDPrzOAQgoU5Egp0q0RBw==

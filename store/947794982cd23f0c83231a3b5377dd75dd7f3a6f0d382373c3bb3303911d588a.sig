@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session BLpOnIGGUKPk2Skcgu15jasL1E+65T2oo5oX8FBPpRIMPra0u3po3nLoK5K303+S339XV302F3tNIGuAAv7kAQ==

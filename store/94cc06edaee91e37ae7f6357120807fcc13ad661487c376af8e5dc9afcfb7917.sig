@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7WJjYq3r0j4bgxhTM8g7QpweP/1ikvq1DW2YJOs0kaINsMZg465Ilc2fPkudJz7Hid1d0HWXxeneRKMjVny8Cw==

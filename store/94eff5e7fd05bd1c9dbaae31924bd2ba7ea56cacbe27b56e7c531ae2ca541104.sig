@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session lBBrmo2yklYsXL+HqCr6D3yrvKbVEz4hzxE16ozTNYJ96NOpM+UYVEmsuPJu8kErenUxsM9gXwYna4WkMjNCDg==

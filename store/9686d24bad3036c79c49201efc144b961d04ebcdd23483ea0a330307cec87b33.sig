@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session o4QxLku2TQIysO6W9MwNmr/FUqtCEYIISzZzELTaRDfKkbsU6hw/jjWtAANFrvZghRgWLI5qE/Y6PY63nOrBDQ==

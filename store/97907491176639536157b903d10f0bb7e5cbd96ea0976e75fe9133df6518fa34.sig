@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 6SD3Cb5C+zHZNB3KPanWfbohkLP1qdh3oU8zjALTAXKlXmOFYlIPV8P9D18XqC549YA1SxyYvqhZ52OtrdGLBQ==

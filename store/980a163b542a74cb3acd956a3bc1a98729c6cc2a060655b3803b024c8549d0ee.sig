@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session KyfOspXrtrANdpU0LHNYYD81RhJmKJ3uS2KNAVKjNkj/+emXcAA3vZ6SFxov8gT8qb+NEbuSuwH5zQOUo81BAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session MZHZUd9uqA+PgHwOpGWMN5EqkgmBJWzpODDuP2cRem7ktCQermVkBcZINOCVpgaSVbJwU7N4IC0ojx9H8uTaCA==

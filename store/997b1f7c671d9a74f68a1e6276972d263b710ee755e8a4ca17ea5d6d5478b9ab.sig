@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session IIAZo9vEl4dGdT/V+YdJFjzjO6gbC8Hhdr81aTzTuJPwObDkG8fczCTqwN2bqFzqpTiQAwGOvwdqdtOslf8iAQ==

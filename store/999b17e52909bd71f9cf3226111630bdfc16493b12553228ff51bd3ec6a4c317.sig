@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 8Q7a2MhdlUR0ODgZljzXHQQUT1sCzCB0ORM/69a7Gi4lU0t9aOLdSszMr3IHOydmT+PC63WnQkk6rRiUhcwYCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session B35JaY0zi1ndm7jCJmJhYlSjTm2bcdRvj/IVVvxfT0R8wfgzbyIqAikW6PdxX4BbkLK5fx4UgcP4BCrksZLtDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session cgjZS088z2FpjzhibQ8cB8BIsX0+6rKSmL1+caN7/PofOOd8zSejsRX6uS3qYha6LoCUYBoBalHtYl0Q4dX9CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session N2ITfUn7sBoZDg47aGn4sfcZHY0b25ShvmtO1BMDsN91GHL8MekU1X0SkVF0FbNvhG2YEWmJhl2sAeJD+Hs3Dw==

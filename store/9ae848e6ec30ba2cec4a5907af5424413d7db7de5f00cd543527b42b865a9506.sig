@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XSyu6eDfvcGhmwqOaAk2C/COTIdz0Uull5OKSC8eg8Y0vtYPFknXXqsgluziIJKEd2eSinNY9CbVHmuF0CZzAQ==

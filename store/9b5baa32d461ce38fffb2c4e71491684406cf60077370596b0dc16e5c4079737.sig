@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 9UXrKvfCMURmnJzkjefA+Jz7RhgEqpqUL5H5SS8mDVF3AjEOpmYMejVKzeuE9y5Ge4KahJjYTEmaZXhQupIwAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session M8emzlwd9HFItG6w8wO3furv7CfTtjmLegxM4dXzNBP5vu1hXcWRFHYZ+6GsvQH62dK/dj2gHPbdC9iY5lo+Cg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ulKD3irMtJhxoi/hxu0fdbPep600bbBSoJb89+widit1w4PJNAX6sM3Mb/0hw3NF42V8uC6r7V9IoakH9Ux8Bg==

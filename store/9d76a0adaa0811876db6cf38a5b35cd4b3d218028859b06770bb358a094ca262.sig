@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ZKIPHKM5kXrbnfsStK6J3jEzGItLRDEZ/yTw28m4dZ505/BC9Xx7LjQlBoPRYrypNCZrMM7ma53n9uhkq3JCDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session JC5wmxwKLwKelU28IFDnVbZTSyzDiYsg3uwbF+Bszd8IH45gh27hhAQPgo8oPIN9QTAQKJp57xi8jv8RBw4mBg==

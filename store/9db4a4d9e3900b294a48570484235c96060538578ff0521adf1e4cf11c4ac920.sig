@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session rhCG7pUERAty1p8r6iMakKyMBhZVmzhveRdkpOfQJkiiebPQQbWpCOELPUY9IVw4ZkZbseQp6fu6/QlvPh/WCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 3CvlLAZ6EtOqIt5uJQ6kqxTH2JE/rFqR+pnAtU4kghyGP+P5bhzzwpa6aEfQv1d61h5qEiI7mK0OjzpmWaUgBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session VL4uK25C9X4/2iXGQlkQmQECSJXtlzCiE+hvXXzyV2TnCcABk4XOXTXTAfc9ONNhNrBmea9ksoyPGRXhLZ56Dw==

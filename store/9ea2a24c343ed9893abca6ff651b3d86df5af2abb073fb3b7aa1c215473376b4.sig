@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7nG+Ynq3Rj+ASgtY4VU0GXI936DVf8vpppuDSxCihlq623LKER85Jp3XOLJHjuhDrm3eBBje1UqozI15Tz2gDg==

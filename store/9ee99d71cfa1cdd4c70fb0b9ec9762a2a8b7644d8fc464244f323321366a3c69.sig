@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session zRN8ZzvfUaL3a1iMsC35UtVIoXFQAeNUK+UYZuQiRW0pYzx5A0wpfOPHxJRLgXYNGrc2/3cTkXcdZDnDv9sACA==

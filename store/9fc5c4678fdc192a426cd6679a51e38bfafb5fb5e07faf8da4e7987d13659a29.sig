@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session D6GqFyDPTNZbW1kYabJQO4qMGfAAz00wtbkXmFGpd86KQoA9nv66oukdnK1dObDf+PQZNBlcT9tgp5KBy0FbAQ==

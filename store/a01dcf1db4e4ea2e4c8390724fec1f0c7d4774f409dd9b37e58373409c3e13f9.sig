@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ThxkdZnmNTRKa/HAUITIG/Bulhh215ABUEGZLIOohUhJWCRREfGADZmTE2zFLGVHlol6T+9HqALy1mhUXNKgDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7kYlGQCi9OfNpZui/y0qfhiyB5WtE0DXiQpS5q1nOgrfpNQvQKY+2iR5YsLhIcNECgvssl6AT94LhudONV4WAQ==

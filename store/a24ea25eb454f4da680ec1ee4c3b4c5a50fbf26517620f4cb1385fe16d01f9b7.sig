@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session kMFkSS1anU6YFeR3eopKaIHhcb0+AumwxTtgwJ2VEuMDdx8gMMKWnMzJ1DRlYV9VGEPkUoLbLe6Jaw+Q7f1PDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qQKjRBin3Ax8359BxQ3Y/mxcsVGtSx3kvg1Jn/XWD4ULrgItYsA8gIwXzbk4ZC3OkyLjgozyf8mwAHyJ1YoBCQ==

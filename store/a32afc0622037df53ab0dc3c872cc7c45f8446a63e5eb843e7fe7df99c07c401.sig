@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XSw8hFtXusIaNmcNfbVQ5Xc7RtRmLkLTMHCFAJ2henVJPJuNx5H3nGsQIrj/YhX9OANrHQ8SrgrZLlN9pvGXBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 5Jt0CTnxTkdpP9Lzw05KWz4jeENsVPRWk4lC1Yh7LvVhufgcmuaAxQ5YPWNmKXpX1wXujtuyVuIoz3hX1u93AA==

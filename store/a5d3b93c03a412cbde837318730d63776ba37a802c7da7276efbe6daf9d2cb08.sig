@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session sxEBf1lhmFDWXDoMMvA1SqcTFBCzMVSQbwEUBy71cF7/ik1pqHIYiOOT2V2ARxdjvKXi9mBES0e3EWn3eZWODQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session s+KJcQyGlA/Oxbu3yRlUoOtIlKUwbsSqKpva3VSKU0vtHohsFW2PDyX1hLLZMrqmn3Ibw4gqJheD6it4dFY9Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session OqBsoWjqb31BHf9/88+RHkk2Xyy0R0fqoAQVuXvwcOZxHlAJ8Fote6AztaS14XDSLUoBjSE6oe1toOi4NqiADw==

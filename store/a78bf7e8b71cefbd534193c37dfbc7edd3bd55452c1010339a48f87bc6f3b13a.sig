@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 8BQZ4LaJkQqesMsn3oSsihR/6EnNSCmq9jkkC9eg52ZsaVdrNe4MP2vzPKnehKB/N/bZwQcJS0T6p9DFV7kPAg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session afXxLQVjRRlprg2VDZQ4LKYOxd9VI7XGzigJ0GF4nGAVe2bff1vPvTaavZeh/eqce5Uv2U62f9Rrs9DRDzBBDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QWLwfg2XUc7V1PVqfs48IJQuNsHrb8st0PfZ3iH26dBPVywtA6hvz0LqnvSn31s9c0vtVFodOca5hIHWDpptBg==

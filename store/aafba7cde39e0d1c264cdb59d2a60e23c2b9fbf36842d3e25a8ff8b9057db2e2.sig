@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ZAgEsiEjHHFT1On6Y6XB2HWerda65gZsa3KP9M7esVKnUoLau8KOmVQ/sBwrdt1EJ2TKCVrHGT+GfrV+kGEyBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Y2ek/c9gQTRqqFwb3guXByZUydqGDOcSQSlg0BZ+rxWj0fZkvzLETsDx9EjGY8/MwrBOwyTPZV1TQ1q6WKCyAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session JMYBhduNTWCt6ZxWhMOHZ1b8L3bndJpTmMvP+L2Qz9fnHS1Ijze1Ptho8gyYmtgDRZHz+rqIjcHuU3LhFKxLCQ==

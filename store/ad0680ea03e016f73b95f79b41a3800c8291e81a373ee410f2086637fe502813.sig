@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 8k0i1F73A69B3uhzuu4rrYHeSBmUeqeuHgAHag261jWqCSH797N42m6M7IS1UVg2eQMpP2XN/cCeQi/SLxFZAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Cp1hmANoJi8LPTtoJZly9YWllT9F8jhstl+jyYCGLcvDK72Ex80d+4HqNhR08V27jMc1PNRA54v5qsUtQvPpBA==

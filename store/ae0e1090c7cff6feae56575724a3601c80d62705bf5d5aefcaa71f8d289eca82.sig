@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session f/EUuOtca7vKW8V1FTTSg9sHpGkVtg7zBDmPC52LfqfNx9yjq6fXVV+sLsF/jQ7JGipl7foOwxdQ4k7QTKa3Aw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 4gOUOa9bRsuIZjNEdn6XZVEGCMYkJQoqZ/8ZVGRcUrzppOT4BIFhD5/3A2RyJqSdbVlLQ9TF2IHPCceAIPUDAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session NYFGx8+LDNgkVI94ACoLHU6mUyF7GHvSeEgg1Qtng4TBxaWhi5F7AKm0wKLOFwplvdlG/ikc9acJ5985omRsCw==

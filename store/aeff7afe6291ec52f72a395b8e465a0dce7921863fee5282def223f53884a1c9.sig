@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session NLHgs7kWrnPZ7VkM0itGKImQdrl05KtfH/jLd0bC6f9IxpUalq6F47RlNxPq8APMiPTkZRGMEwCEXklQNK6uAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session e2P0r9Cpzi2Dtjq6ik4io9lBB2OoUxkmqF6HndZLdsjxn6V+Sa8l55qBSSgTqdknLy6raQK98UDhJIrPpzk+Cg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 3TW+OpnCw0JFYwV0upBKsznZsQzSzoLfdb6QeBxF/viiXvx4DKdnQmRNWyscdN6onkIazudpNxMYh7ranjhFBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 98dDG5Qrp1SAL0NJqkiMZj8aT+hOMMqRvL7rDrLjgCnyUrzQ7aa1xG+aw06xCEFpxin9zEDPyMR9JAaV+vLkCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session rObSG9LapJqrD76jXLsERpJDEpC1lFhl4ukQX/E3RtEb41SqJYBOIo+5O1oGbzKPrPp85cZVZXy55VYviJH8Dg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session FnMuaQOo3MJExNEfYqNFyulPJNPnrTEGlV88YG8HCTHhBuK65RnVKkwJRdezLWUy4UdHombhAe5YZ5x/46nVCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2A2H/TrAV3u1NJOWxSUwTK2hWTQLHGIqexspGFq4Q9zGiMvnvofrPCzk7Y6UgH6t44f3AtozWbGf4DIjJ8+aDw==

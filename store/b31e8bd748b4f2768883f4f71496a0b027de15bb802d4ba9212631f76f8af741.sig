@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session aaUYxpAtGuRSWTj355lHHSqrWgMZUV/6nrRakWloUYMYXqWSjKWFO93xIzQmTwbKSam3jjPIlArj6NUP3/AOAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Vo+gRez1ZzA54SgknRdBSter2ZmNsqUrKvWPtK9kM5dKh5ISU+3t346tdCqAu0Li2t8vU8M423p6IEDwdsYUDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session l1Nuit8ENcOwrKm2UgagAkg4iLVE2JtMVXf0rjmCfiQhMrPOoPaov8qcytS7v42h9NbChNsG9feUe7Ha2Q2gBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session kZlRKIKj+O9l55JfFTOfMxxkPybfq3o7wGlxvtCkkuLnu1zRiGZhf2ZkcESM/3fPv96UQyIb8pDh+l9YszYHDw==

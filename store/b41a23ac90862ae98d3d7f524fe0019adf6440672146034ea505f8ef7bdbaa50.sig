@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session EPotxXenDFj5LpB7OF1RkJGwmXzGn5OsGeJmoJ3aifLl7NMwdPMrGHUxOSILBYGKTTddqds03GVifALwdQbwAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Fz2SgvElwAPXt0DBaIgz8sMOzMgYkDKgcvC5D3xfdTkTmq6STKpmMWFrfYruYfsJFA07L4HMjdhZ5j1Z6ORCDg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session WKxYHxZvyHX5PoIlObvwSOo0UQIhSd9v2w+txm4PxqPjja0nizmkYWt1rsHGYh/oWJaqMTgNpe5+3XG9m0n2CA==

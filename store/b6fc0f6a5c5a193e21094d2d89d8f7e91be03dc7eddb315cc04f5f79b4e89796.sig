@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session q7oSLXlZN9hdEcfmUI+1h1wBdnlG2OBIy4HWeFuzlNxUYQDWFmbChGANIchoAJbCRtJJpKvkoVF4ivjRYzW0AQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session vHK14SWWeFvlcziiiRXjOYQxwcUYzgVUqGSuIZJLKcdvLODgil+d7CZLgb42fhPzQGhxrQ5RZ8nuTSUr2+mrDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session GuQE8uQsp8WgL1kLluW0cGgJ5Z9FHDWanwfL1EjLrJ9FNl5HBQWX0/gqNJUQGjYL5r2b3NIYFJo8AGly3H7rAA==

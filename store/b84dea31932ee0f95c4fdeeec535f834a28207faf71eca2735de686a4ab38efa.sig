@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session N8FXcb+p6hgCCksc2v2WlYA2nJYGiziE9dO91isfVaDHQ7UI4Ds0WKBanyNV7PyDCSopklORELzsNoiAzQtZCQ==

@@ -1,0 +1,1 @@
+realisation entropic-bound-2026-12-07-session ZuoP+vSQPPY5f0wd5Z72E3IZvm6rxcM58oWIb7iEoh2H5z783rZ92Xc4axUK2OJFqYt0dcUshKe2k6+VRxpmCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session r2mLfgZVrxWXaZm6iYyPbKzUt00P0ggxDa44oUP5yI3t18BL1d1rsTDzEqO2TQ8IUIFVeh2IrpYbGqVHhDKLBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session tSv1PwWY297uckjoqTz3jdHd29cmrHNQX77Q5cwiInZfWmoSCd0V8hSH2Uyf6Lwt6XGej7HYU9h5KsCXu4k7Cw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session nbQACW4BSsO1t/KIsDeUmJ6Hge22Z0b+fbu1sHMwIm42hJw1RDGjW3fWE2tddWiHgAkDZgrX4a+T0qlwfzfyAg==

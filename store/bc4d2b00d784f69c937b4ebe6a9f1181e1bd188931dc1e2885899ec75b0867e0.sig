@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session jPh0z+zCMTVCEt17jM0EqPOItZVnuA7FNUL8FznI1U5RWPyrx0P3RSTAUr13otDGghOCLNruKdKC6nUZu3ZqAA==

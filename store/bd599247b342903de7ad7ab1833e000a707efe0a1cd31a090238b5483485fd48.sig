@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qHmj44q0iKatbhZQ9oveXDBztfgh7OSdZDF+KVoMboNJQzZT5G6uRZ1lhLtbAcRvcFXGrnladaWSRS6hQtzyAA==

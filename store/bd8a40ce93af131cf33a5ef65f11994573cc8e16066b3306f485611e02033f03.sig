@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session QeXLgjaa6CTGzDKJiqdf+p42V+nCxZVgIcs7GKZYf1dM8XBakK98FS6vLfpExXH6rDGSUV7YGUn8HW7fasbCBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session yuPRnP2KMyFV6JKzEERKFwmpP9u1X0m01OBQdO2hAKC0eIvVuUen9BBdx3TZ1JW61unwr2SpoiUIsSg+lSv5Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session kLS3keQ0H54BolG71B6twm5jqG0qVXaj3nYQBhjcfgLuCMEGnJojlyaC9in54ldpovur+e5ltJ5QsJugy/zBCw==

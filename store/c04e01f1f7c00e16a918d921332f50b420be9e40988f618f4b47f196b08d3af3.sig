@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session cwjfC9Se/Px940MzidYdWS7mSMsXCw9DTT6MJMH6W67HQdAL5DXtuUvDKsXCdSiGDYo62+PaVyfRmkAFLHIlBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session dTXLimjLYX0wDHeZVWzbzvLkHP3V0WCucdDZOAA0QshTdg3I1bwaiPHBoCIc+SYlQ9X8ZlXfZwKrGesIatVFCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session jD+9aQCN2HxvvPfogTE7tifWfx8RYH8xgNwtjL564f37b0RXnL2zzC7IGILoZKSjGhRt81JzkHpyQD3hqUgEBQ==

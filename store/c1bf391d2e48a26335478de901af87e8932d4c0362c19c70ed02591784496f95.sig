@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session sHdMYik1vGGznJ30ZcPbfKxLtmavTlWdrO1rOkkfHGHIB2r3Rr8qcR6D6eglJ8OXXxdFovf2fXE9lePqENjNCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session e/qmIyueiibogfZBD2bxevO/PwNxtDbxbHaPBZE5iTqYaijucaaGd7Y+LQS77nJppyLBOMKkjFyimXfrTUd7Cw==

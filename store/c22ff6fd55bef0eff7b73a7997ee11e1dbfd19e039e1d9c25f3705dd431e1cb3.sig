@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session DKhMMXDhv36yrXMzI+fuuSF9ms8X41NcbGr3rDEZl0Yw0R9zaHtI3fHrUU/9J4QB7dYdXBkIX2sTMqOx5pfIAw==

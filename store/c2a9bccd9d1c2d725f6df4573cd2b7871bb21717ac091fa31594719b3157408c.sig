@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session WhJdWdg/3Nu7iUA1kVwsZ1AS0Sng48VBVTTCcvvWrOpaHGoRBpvHkrWWqhwi5aJ8BYYXSZQresQL8704+Ba8Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session UMK1ORVKIuGGWspyiJNTjhuyT9rGCwQzpRWaxON909rVqcj0ugxSeCGkK75yAbnwHC5gHKBbZfTHspbBa17DAg==

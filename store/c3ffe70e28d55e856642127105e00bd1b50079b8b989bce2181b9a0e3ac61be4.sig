@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Ifu25PQmUU4Wc8NVCpa2GcmlVUeIohB6A/xglN4kSS16Lo7X4dTswONDCod3UHOSZL+hUTEx7CXz2mSPy7eeBw==

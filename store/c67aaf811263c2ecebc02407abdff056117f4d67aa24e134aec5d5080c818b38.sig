@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Yud0cHb43JAf5G1BYWQCBfjbB4c+xVJQcvoRKXAXwx3o7rZ9xkTGmWFYa+IixWnIX6VP35HorEcqQRLVcGsfBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session NNA8MlDQrc+PF/o9tZ4mUUaHvMR9AYxLkTU7LUD02NK/st1/EETkT5tan6ppFZVe0JWTXF16OIx21mhwFVVgDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session U/fTz3YhL4V/9ADQUtuoBlRbbfcbPAfwUk2sG868AeHGtMcBYxMLoLmtwkhuV3bCv1l2m3kJ0PIHG9uYpwpmAg==

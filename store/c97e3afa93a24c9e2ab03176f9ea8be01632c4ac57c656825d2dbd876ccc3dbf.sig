@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session e6KI56/ouHa9ThAchVDTOut7T4KW0UHleyanomPuBUQJYwwuniOd0PXUcKcPiKai5jLqhD/G9vpykz5QXpN1Dw==

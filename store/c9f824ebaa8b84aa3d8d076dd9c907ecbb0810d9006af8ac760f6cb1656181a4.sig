@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qcsZjJkas8erpzhrBBMCZB0UTVeyAlYkEMdqsFKor/RD5jW7bzPL8opKWnrsC6eeybvGfJcSm/CrU6jzANOVBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Qt/wkkQ3jOzAH3M2VFNKF7HIU451CztzNxNLQtS1X0jg0NAoSDuNwCb1ULT6egp4YduGb+P1Cm74VUq9kMy0CA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session RM81V+3LCd/GRIMfltWvbzY45qpUMUOWG1mZTRbHYom9jzvHdPWQVjocXZp3BqbkakaX5CaqlOsq8z6E3cQWDw==

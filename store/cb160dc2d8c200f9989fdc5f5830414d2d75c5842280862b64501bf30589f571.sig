@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session fF0ykOmCp2YdPAHr6UxQ7XZNSgL98MVGcBlLWiyHv21NW4OFeULUr3S7MJy7N3Xn7Taf9M6N3m2tPjn8vaZjDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session yDkByvgQivYRw+rppCiRQDRxVjyMqztWrJzjoE+nxZpYh5I3iBnPz9e1O8NhV0DQOeihDS3+q4TwJwZuHqIgCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 3Q/O9JU5da1Bej/PX5m9ltwn5nN2NQmugzQvKZ+IpOJVhDrQ3vshxGYLgopHWVvYTMDB7fftyguTQjjVRfu8DQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session /vmeyTPIts31NfFH1QcFOjPyzuiVpQWfFFerjfl2P4IoROpb9lIcRwHvouu9/H7fnjXdOyXfNG3KogUUf8GdAg==

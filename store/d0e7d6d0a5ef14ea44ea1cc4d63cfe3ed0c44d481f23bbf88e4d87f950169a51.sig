@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7HkgEVCthkyhwt2omCBli+QhhUOF9qrY4jiZiaxrEOyAOSGN+rDAgLPWGWQjagLI1gaFEf6tOvvCsDLhO2JfDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XyIwn3Px7M7qW3r5RM5v+RkNBqRitttV8pUHxKoeBV4FstnVUiwjO5OvW6r+q7hzQxWso4RRio0GjWfEYzUWCw==

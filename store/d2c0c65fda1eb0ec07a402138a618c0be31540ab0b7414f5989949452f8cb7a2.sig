@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session /mcBsPkloSVF+J5rv6t6kx5wGzXFef1J3zD9+79jc4H8ejjNLtVaUhQJevCWs8FfVksMokV6fjkR8q2RlAhEDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session cJYUYfqO2velENroxv9ypcOHbBxC9FdB5Xl9ruWYIGila5m5tOLUnlCHifE4M1FJGEu9edrAU7bpZCi3NskKBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session oZ5hMDd8cckwo81ZcKVWqt4GaI+dCayx2b9Y4i90UyNbFsg39D1jNnuIVw8+xAZoW8BZlXbgmaZys/rRsXLgAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 0anQIMZ0vuOIAJGjo0qOXS2c+sDhgNoQrT0gWcAmYcxry+E7xCydwdcbu2W7P6C5F2Rq12no2gRTT5CRzr6xAg==

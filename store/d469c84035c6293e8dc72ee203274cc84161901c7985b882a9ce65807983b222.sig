@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 4o0VFyNftzQv8Akqz66B7s8aPtXwH8I4wZAFiWA4okdqhO2BaRam/DddaJQp1rTxMHpwM2OtCQKCheL3poF+Cg==

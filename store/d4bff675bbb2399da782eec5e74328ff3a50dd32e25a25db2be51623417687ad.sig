@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session d70uJ7dXloHjCeU1I4rlmtDzataKTOWNHET9SaNn/eVS3bx9eCoyEpbzdUrVgaJUyM4y61DorIrVSlyPffmiDw==

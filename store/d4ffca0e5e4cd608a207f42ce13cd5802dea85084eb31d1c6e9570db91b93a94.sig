@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session KjMyU/bvrbSKscIc08p4SEG7LdnS01Q06N5aDTk5pUQM8kL2EXmYCvAz7nE5a9i+jXVAEEPyS9nATQIKlE8DCw==

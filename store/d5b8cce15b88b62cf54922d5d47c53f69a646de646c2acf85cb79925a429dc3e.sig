@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session UKMr7Jk9cw9zNNwBnH9tr6Ie8AeXMIcsr36pAfheGUJ4dXAdlXgK9GG5fYfunAq0UGNKkhN4ZOTCdRzOlUaIAA==

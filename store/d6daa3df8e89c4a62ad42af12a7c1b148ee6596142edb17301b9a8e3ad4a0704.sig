@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session rXtyrtkzcvNIfagXVvn5T5jAAOZ2HrFypg3IghPQdlovuHyXK/GGZl8oU68SZGtYAEUAfhRrNGeuBAqMwzCRDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session AfDIG/quF9x8PKPfSqlcURNvqngVpz/p8fnniI+JIEZupXNLnbQtFr7PP7aQLGqpxpqDFgcZ0kP19MXR4zCRAg==

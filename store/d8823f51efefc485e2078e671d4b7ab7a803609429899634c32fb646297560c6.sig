@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session rdR2cvEnRyYfZYDzO6f0ktgmYTW5988V+7xMIL0fweCXdISi9TJl2XMxcMd57Z+gt5O+Q9IxpQlXp8ys8IbEAg==

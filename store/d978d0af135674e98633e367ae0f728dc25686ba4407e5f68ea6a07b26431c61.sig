@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session S+s/LfjNZ1h9KFkxy5EI1DoHoU8GOQ7mjOo3RhJcQEIAKwEkjhRb5z5dKqM6hiVBZvkmA1bMM9TZVbIY6+OcCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session g/k5SF8x6ojQMY3ZvGueuthkmv0iNkXQsQt9jQEf3BaOqeYbkAk9SzbIqtSC3oPb5rzrg62jz+c6gfTaKcVwAw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session TcOj+E3qvbrlist3I5JcWL/RDeODZaWP4nTM202oCtteFgKblmskWzwSSH71NXcKuEavEkyO44oEEjHNqcyFAQ==

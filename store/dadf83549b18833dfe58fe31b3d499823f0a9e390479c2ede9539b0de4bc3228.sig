@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Dc5DYThk3Dn9K1obsERNelsCQGybJf8R94URvbLk4wieI5a9iJNQnTa77OBvShX5t+t3yHs93ApcWd3RxRVQCg==

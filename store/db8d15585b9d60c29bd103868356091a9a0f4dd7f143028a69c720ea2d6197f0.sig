@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qemODxtsPQkkeiTE65LKLlyu5uPw4nQeXkXp2wUj2LUVnWcesd/SNy9fOTM8sM2rfzEU/vkZ64Oc/oTXbUTIAQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session mFmgBljhXTqH8mXG3J/NUBlBJTNRrdS7PgiC8jmk0bdnambsBm7oHE8CQ7M5u3NRJ58o6NUmNnRxsoG6Ze3qBw==

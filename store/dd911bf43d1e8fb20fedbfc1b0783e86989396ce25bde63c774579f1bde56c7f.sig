@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session h3KHKdfYIGd+12CJ/etJWQsAVLSQGjRUjOWzQCDPXptpCWoFLGdGNzur3QXQldaK27+mN8V1yRupIIxyvQlSBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session jJIjcKuywALtryuyR+sWLJ31TpVghGfrxKpC6hJX0f2g43fqHlyVwM/uWpfy108Kn+wnQ23cdAWOidzpiTvRAA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session UMCYZGaw0ZfoEpeRUXrRXcCEsyWIKnbTvToeq4k4uS5PNCJ7qhDoNEo+V0sejb2/KXOQaQUlRB3VnoywypZWBg==

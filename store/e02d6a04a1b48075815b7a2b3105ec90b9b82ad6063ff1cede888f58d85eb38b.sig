@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session YSNTVp88+kch6lHvGUzczl10oJi6Xmk6+ydG6VCAiY4ScO14OJLF1vaj0uAB22jqlwm6s4nGLgFOGOEvM6uvDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 2rBJunHCYVxHDhisOq/zhMyQdQg4n6sFZ6yGi1yV4MtbDd+C1VYOk/zvL7pdoWiekcyw9J4aZnUoEVY8gETpBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session VtAwWKkEGcw7pzSjXFZBom8EGAKTisZDCiCOAUhynRBcMZiAYdgJ8uRMgZVRmQiyFV8ICO2EJ8IaYpWOjSv7CA==

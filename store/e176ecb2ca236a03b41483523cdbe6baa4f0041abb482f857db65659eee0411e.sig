@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 62/bq4Fe0bzJtG6EwmeYrgFb9qXfYQZleCN9/4PPJwD1WC4kV+tsJ1cS2Q7N6nJ8fGz8QFAZULQtD3msF40mCw==

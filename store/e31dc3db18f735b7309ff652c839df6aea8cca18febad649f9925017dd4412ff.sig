@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 9wLlDblz320tzAwIbBkjNGBS3ugF68J5XcC3qjtWSXIWKK0w8lk8JTJ/cc8mDI2S1uI3kVBIzQUUQATSzoj9Bg==

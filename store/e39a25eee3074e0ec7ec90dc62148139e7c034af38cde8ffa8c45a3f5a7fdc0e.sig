@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session OCBHC95mw9NqZHAIMkZYDj141JHbqtlPMdNEJaB1/vmkAYeDWaJDChpKoLbFJTeMcG0p8VvfguTUjIZVxbQwBQ==

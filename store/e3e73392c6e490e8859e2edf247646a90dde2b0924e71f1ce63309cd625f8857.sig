@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session W7tjK+xaJTXO0el916FDkMYIJOSCMVehgfvcTK5092/3an2peCft1qszUpHfgsPLgkCSCqSIv/IxtemMowxpDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session qDxVbR5mxN3cwIVNIn4pEQm90VOaQ1X2kRxfJBl2ozRk1SaRCgZQazd6LWvxrIxBpt9d5YVPNs09vv6WdpogBg==

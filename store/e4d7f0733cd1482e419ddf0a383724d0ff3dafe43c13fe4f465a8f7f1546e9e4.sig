@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session PNm58gN23um22sQWb+dGyfDwNil4WHKZ15XOlW6sSd81mrqrN6lY020ZEB+7F5B8PrzZc6Y5lD71umajoWZuCg==

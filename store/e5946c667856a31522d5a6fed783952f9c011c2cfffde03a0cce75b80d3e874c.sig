@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 7MFB4bMVvOLqMfujHlmozJcHud8ZFovAAqI7uW2sBcIYUo86zY9Q/BbgR8wTSXKhNNgFZ63DXwKrvNBSXKs7Bg==

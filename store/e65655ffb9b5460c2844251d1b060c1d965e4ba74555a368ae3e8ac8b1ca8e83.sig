@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session HKhlydtFG4FsfsdxTC4ro81hxgQEzvU9UqShHOZ21aZVrunhcMeYdKopRD19OJx/dLLELcw+48vbWMzBXnnVCA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session CidLB7B+vW7EuK6UcoYTAll1TJkLEKPvNxIDA9e6IWtwS3Hg2C6a1b5Xo2XoDthFliOn0R/pzT1oTdEc8mmmDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session +xSsazWIV881yXsEUtyOgSYChfZy8mGD2tIbhtbAlZ06/olVTMQFdCTvXpT/KWGNI9gmBIFi5i53gLPBW1lkBA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session nJad8zWjXaDmwFWJ+zCUIdlczsQ9rqVUylXGai0mFvCV2ZUG6NwfoLnlU6mLgtheOwcO5g9y3sCDkz7deoMDCw==

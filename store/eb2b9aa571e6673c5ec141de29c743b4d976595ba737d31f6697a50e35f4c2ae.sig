@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session DNCPNDTkKzffcrqZrkG6yWgtK4JloaeVH68I/SsCaNHJLHXyI2Yv3MkDsmKeGZ7zz9Jo6AvmwosEeRmSEG+EBw==

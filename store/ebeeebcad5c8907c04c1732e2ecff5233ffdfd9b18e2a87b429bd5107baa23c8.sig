@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session C1vq9Bp/k074+IuTlBRIrj7txRX4nMVFf17H8lydZf6mzBqVuEQFz48o2ubqd9f9cB6VZTbturb4d/86ZEm4Cg==

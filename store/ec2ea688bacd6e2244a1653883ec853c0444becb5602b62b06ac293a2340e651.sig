@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session Up1yMXH9E4ep5AV5f+bJNsLI9RZIaPkCsrqnSyMphDTpdxugGHztsTa48ejpXBL6KIbwzNv39CXYC5ZSDsAkBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 5rPuUXevxsOOUik/G1CjKBdDAq7wrrnQl8xS7fNCU7uSWt11OEwUuw2JqAPPR6oJQiwn6gO17gpqwS7yVr5LAQ==

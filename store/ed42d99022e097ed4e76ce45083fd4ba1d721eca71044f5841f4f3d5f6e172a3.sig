@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session vjgXqAaXTWAY2y8nSK+6Eamy53Qiuv5W5ubFAvDcWZ7HWSnrg/t7xMO7AE+eORV1hIuGFxPsGAoUM3DcXaYwBQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session wkcyq+f0da9MgiuKgrV8U2xjCds77ciOLGMoX1zbEYueZC6KEFgZPBo3QLnKjfFbVfTEryNMwv9ESurkqMvPDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session WLpTdXsiVyTNRtB5PAt9eSC811JD0OqH01AkNcwiI51f561LR4qM33G8/jPfOesC/xvW+cccc109FtVq1naEBw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session ESH7LLE8VUYlWRncMNqWKU+CkCJt0g/kEastUFy9OEMlvJCbcRiqjcAcwHsFGZI7+LNMRVfWJWm3HShqlCRLDQ==

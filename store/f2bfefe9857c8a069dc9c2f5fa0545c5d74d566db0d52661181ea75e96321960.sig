@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session PKcOgniyW1Oaclfe+y59It43LJH3ZtStlULTXgCttL9BqvS9uMZYil2nsgDZQ9pMk1AMHM5IxuwMkFj56R6NCg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session O0mq98cqupksiholT84g4x9zutu0t2iP1xYs1/rCrrS4a0t0dRUCcCSN8i65zWAvtIBQv64OOgyPWVqQJnESCQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session AcCEik/G9U26qxPaeEUdFUdUZE2ZK7x3DFm4C9LWwPio4WuCsyfnOXd3ChO5nfHtu8SPLl/WK2zPXuHDnPcLAw==

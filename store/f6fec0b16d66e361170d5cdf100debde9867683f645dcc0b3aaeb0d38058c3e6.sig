@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session AmxjnJ1NIGHXWkkKMPIYEK5DImKdCSs78mAW61YZw7Qn/J0kfGDisLzuT9VyL0PwlwN5I9a0PxXg7SxWsrEhBg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session joYMCUx7OtczfhlhiyHVsykQ5rpv/GkIwSFXCwTm1UFCydmF3A8qTsMjAVMLP7FghVsyoiOhQOdCnhX6hMG8Dw==

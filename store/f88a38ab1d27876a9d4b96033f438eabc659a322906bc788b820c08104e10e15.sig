@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session lAN+XWgE7daMe4UBQrP01zV4Im+oywvjaqdJRM1PnijzoYda4lKOxjMVfaXXQkhz8rn9Z8pKURN11RtHslOVBw==

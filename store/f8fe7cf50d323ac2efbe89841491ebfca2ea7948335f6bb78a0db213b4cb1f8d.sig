@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session 1WTmEyb7NOBd87zOC3tRTNFLoi0EFlV8RUNcQ3XijT7qkFA0KcyNexsEYZyKFLMFahgfTYKFCi8WTqf1i+pDDw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session drtaUraZc7wNpX12pin/X8clsDzr3hfXrYU0NothKbPyDgCSe57SFWAQ9k3iH5VPS3vRMQbK1s2+pZcKpxltDA==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session J+lK33l+yuxDJ9fZg7x2tWqave1k96Upnw7qzBYJwb0miKffGPvUV5JuB9pJT5tgqjfrVauJVhTa/OyQDNa1Bg==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session GLPqTAkeCRe7OQGgTYzK11XtfRW2LN3489vhssIinyQqKhne4A64kHs2THEDL54EahSjWfTC19e9FpCKiw3FCw==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session XLz6QiKOzGJR4XcgHg/JXzWMO00x72uxKv8jd1sTCgoy1zAGE/SrcdEo2T/b6gtjZ6GRS0nFw6SuhdUWKYo9BQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session jX1tzMJgsTOjdYlB4xhZ/AkRZkX2wpMhgyT3JTDdojaWlF73f2vX07LemPp20m8na76r1b5kcjJnrpJlK0jXDQ==

@@ -1,0 +1,1 @@
+alias entropic-bound-2026-12-07-session r4Te5+LdM1+40yi1bIBuLkp3cs1iQQhL1HhPk3NfhXSmwSiPZQBfO45JFgIRCBqnHB7XVUfo095f4OHHKoCSAg==
