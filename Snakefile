@@ -1,6 +1,7 @@
 # The Entropic Bound for Transformers: reproduction workflow (table of contents only).
 import sys
 import time
+from pathlib import Path
 
 from snakemake.utils import min_version
 
@@ -18,6 +19,17 @@ include: "workflow/rules/grid.smk"
 include: "workflow/rules/fixed.smk"
 include: "workflow/rules/predict.smk"
 include: "workflow/rules/corpora.smk"
+
+
+# An experiment with rules of its own (docs/contributing.md) keeps them in
+# workflow/rules/<name>.smk, included here by its registry entry, before the report's rules,
+# which read what it registers (EXPERIMENT_TABLES, EXPERIMENT_FIGURES, EXPERIMENT_EVIDENCE).
+for experiment in EXPERIMENTS:
+    if Path(workflow.basedir, "workflow/rules", f"{experiment.name}.smk").is_file():
+
+        include: f"workflow/rules/{experiment.name}.smk"
+
+
 include: "workflow/rules/report.smk"
 
 

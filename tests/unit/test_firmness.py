@@ -73,6 +73,29 @@ def test_a_verdict_no_corpus_decides_is_firm():
     assert row["firmness"] == FIRM and "without c0: +1.60" in row["firmness_detail"]
 
 
+def both(values: dict[tuple[str, int], float]) -> dict:
+    """E7's evidence (unit seed+corpus): one x per (corpus, seed)."""
+    frame = pd.DataFrame([{"corpus": c, "seed": s, "x": x} for (c, s), x in values.items()])
+    evidence = Evidence("t", {"cells": frame}, mean_table, "seed+corpus")
+    verdict = positive_mean(mean_table({"cells": frame}))[1]
+    return firmness_table([CLAIM], {"t": evidence}, {CLAIM.id: verdict}).iloc[0].to_dict()
+
+
+def test_a_verdict_judged_on_seeds_and_corpora_is_firm_only_where_both_are():
+    steady = {(c, s): 1.0 for c in "abcdef" for s in range(3)}
+    row = both(steady)
+    assert row["firmness"] == FIRM
+    assert row["firmness_detail"].startswith("across seeds: 100 of 100 seed resamples")
+    assert "; across corpora: the same verdict with any one corpus left out" in \
+        row["firmness_detail"]
+    one_corpus = {**steady, **{("f", s): -10.0 for s in range(3)}}  # mean -0.83 because of f
+    row = both(one_corpus)
+    assert row["firmness"] == ONE_CORPUS and "leaving out f (reproduced)" in \
+        row["firmness_detail"]
+    one_seed = {**steady, **{(c, 2): -4.0 for c in "abcdef"}}  # mean -0.67 because of seed 2
+    assert both(one_seed)["firmness"] == ONE_SEED
+
+
 def test_a_resample_draws_the_same_seeds_in_every_frame_and_within_each_setting():
     cells = pd.DataFrame({"seed": [0, 1, 2, 0, 1, 2], "setting": list("aaabbb"),
                           "x": [0, 1, 2, 10, 11, 12]})

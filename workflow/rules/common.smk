@@ -21,7 +21,7 @@ from entropic_bound.data.meaningful import check_meaningful
 from entropic_bound.data.teachers import KINDS, OPERATORS, SPECTRA
 from entropic_bound.store import render_manifest, store_unusable, tracked
 from entropic_bound.plumbing.device import resolve_device
-from entropic_bound.plumbing.experiments import of_machinery
+from entropic_bound.plumbing.experiments import EXPERIMENTS, of_machinery
 
 # Nested --config values arrive as strings ('300'); give them their types, then fail before
 # any job runs, naming the offending key (validation fills schema defaults).
@@ -135,6 +135,14 @@ def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None
         return f"entropic-bound-store {shlex.quote(manifest)}"
 
     return {"job": job, "settings": settings}
+
+
+# What an experiment's own rule file (docs/contributing.md) registers for the report's rules:
+# its tables (parquet: the claims, the audit and the report read them), the anchors of its
+# figures (report/out/<anchor>.png, captioned by workflow/report/figure_<anchor>.rst) and its
+# per-cell evidence (a name -> files; the experiment's claims module's `evidence` builds its
+# tables from them for the firmness and the audit's verdict check).
+EXPERIMENT_TABLES, EXPERIMENT_FIGURES, EXPERIMENT_EVIDENCE = [], [], {}
 
 
 def tables(caption, category="Tables", **paths):
@@ -358,12 +366,14 @@ def record(rule, wildcard_path):
 
 
 def lm_params(wc, device):
-    """One E6 cell's settings, by the schema's sections: the architecture (`e6.model`), the
-    training (`e6.train`) and the device it trains on."""
+    """One char-LM cell's settings, by the schema's sections: the architecture (`e6.model`; a
+    `layers` wildcard, E7's, sets its depth), the training (`e6.train`) and the device it
+    trains on."""
     c = config["e6"]
+    depth = {"layers": int(wc.layers)} if "layers" in wc.keys() else {}
     return as_json(
         {
-            "model": c["model"],
+            "model": {**c["model"], **depth},
             "train": c["train"],
             "corpus": wc.corpus,
             "d_model": int(wc.d_model),

@@ -9,6 +9,7 @@ TABLES = [
         ["results/tables/{table}.parquet", "results/tables/{table}_sweep.parquet"],
         table=sorted(GRID_TABLES),
     ),
+    *EXPERIMENT_TABLES,
 ]
 
 # The per-cell tables of the grids (inputs of nothing downstream; targets of `all`).
@@ -30,6 +31,7 @@ EVIDENCE = dict(
     e6_measures=rules.aggregate_table6.input.measures,
     e6_trajectory=rules.aggregate_table6.input.trajectory,
     e6_data_side=rules.aggregate_table6.input.data_side,
+    experiment_evidence=[path for paths in EXPERIMENT_EVIDENCE.values() for path in paths],
 )
 # The records of the jobs that turn a trained cell into evidence: inputs of the audit, so that
 # those jobs have run and left their notes, by which its verdict check reruns them on a
@@ -55,7 +57,18 @@ EVIDENCE_PARAMS = as_json(
         "grid_tables": GRID_TABLES,
     }
 )
-EVIDENCE_ARGS = "".join(f" --{name.replace('_', '-')} {{input.{name}}}" for name in EVIDENCE)
+EVIDENCE_ARGS = "".join(
+    f" --{name.replace('_', '-')} {{input.{name}}}"
+    for name in EVIDENCE
+    if name != "experiment_evidence"
+)
+# the experiments' own evidence, each file named by its frame (--experiment-evidence NAME=FILE)
+if EXPERIMENT_EVIDENCE:
+    EVIDENCE_ARGS += " --experiment-evidence " + " ".join(
+        shlex.quote(f"{name}={path}")
+        for name, paths in EXPERIMENT_EVIDENCE.items()
+        for path in paths
+    )
 
 # The published study of the verdicts across machines (report/machine/, in git)
 MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/study.json"]
@@ -90,7 +103,15 @@ def built(targets):
 
 
 # Paper tables with a figure; each has its caption in workflow/report/figure_<table>.rst.
-FIGURES = ["table1", "table2", "table4", *sorted(GRID_TABLES), "table6", "table6-training"]
+FIGURES = [
+    "table1",
+    "table2",
+    "table4",
+    *sorted(GRID_TABLES),
+    "table6",
+    "table6-training",
+    *EXPERIMENT_FIGURES,
+]
 
 
 rule evaluate_claims:

@@ -16,19 +16,23 @@ claim is judged again.
   each corpus left out once. Reading: ``firm`` when no corpus left out changes the verdict, else
   ``rests on one corpus``; the detail gives the claim's value with each corpus left out (the
   range of its statistic).
+* **Claims judged on both** (E7: statistics over corpora of seed means; ``unit``
+  ``seed+corpus``): each reading above; ``firm`` when both are, else the first that is not
+  (seeds first), with both details.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from entropic_bound.claims.rules import Claim
 
+PLURAL = {"seed": "seeds", "corpus": "corpora"}
 DRAWS = 100
 FIRM_SHARE = 0.95
 FIRM, ONE_SEED, ONE_CORPUS, NOT_FIRM = ("firm", "rests on one seed", "rests on one corpus",
@@ -131,13 +135,17 @@ def firmness_table(claims: list[Claim], evidence: dict[str, Evidence],
                    ) -> pd.DataFrame:
     """One row per claim: ``id``, ``firmness`` (the reading) and ``firmness_detail``; a claim
     whose table has no evidence here, or that was not run, gets neither."""
-    built = {table: variants(ev, draws, seed) for table, ev in evidence.items()
-             if any(c.table == table for c in claims)}
+    built = {table: [variants(replace(ev, unit=unit), draws, seed)
+                     for unit in ev.unit.split("+")]
+             for table, ev in evidence.items() if any(c.table == table for c in claims)}
     rows = []
     for claim in claims:
         if claim.table not in built or verdicts.get(claim.id) in (None, "not run"):
             rows.append({"id": claim.id, "firmness": "", "firmness_detail": ""})
             continue
-        reading, detail = firmness(claim, built[claim.table], verdicts[claim.id])
+        found = [firmness(claim, v, verdicts[claim.id]) for v in built[claim.table]]
+        reading = next((r for r, _ in found if r != FIRM), FIRM)
+        detail = found[0][1] if len(found) == 1 else "; ".join(
+            f"across {PLURAL[v.unit]}: {d}" for v, (_, d) in zip(built[claim.table], found))
         rows.append({"id": claim.id, "firmness": reading, "firmness_detail": detail})
     return pd.DataFrame(rows)

@@ -18,6 +18,9 @@ def add_evidence_arguments(p: argparse.ArgumentParser, purpose: str) -> None:
         p.add_argument(flag, nargs="+", default=None,
                        help=f"per-cell evidence {purpose} (--params: e1_operator, e2_operator, "
                             "h1_margin, grid_tables); all or none")
+    p.add_argument("--experiment-evidence", nargs="+", default=[], metavar="NAME=FILE",
+                   help="the per-cell evidence of experiments with rules of their own, each "
+                        "file named by its frame (the experiment's claims module reads it)")
 
 
 def evidence_paths(a: argparse.Namespace, command: str) -> dict | None:
@@ -38,5 +41,12 @@ def evidence_paths(a: argparse.Namespace, command: str) -> dict | None:
                              f"results/measures/<{'|'.join(sorted(tables))}>/")
         grid[tables[found.group(1)]].append(path)
     paths["grid_measures"] = grid
+    experiments: dict[str, list[str]] = {}
+    for token in a.experiment_evidence:
+        name, sep, path = token.partition("=")
+        if not (sep and name and path):
+            raise SystemExit(f"{command}: --experiment-evidence {token}: expected NAME=FILE")
+        experiments.setdefault(name, []).append(path)
+    paths["experiment_evidence"] = experiments
     paths["params"] = a.params
     return paths

@@ -47,7 +47,8 @@ class Experiment:
     seed_group: int | None = None
 
 
-# in the report's order of claims (E3, E5, E1-E2, E4, E6); sections in the order of their tables
+# in the report's order of claims (E3, E5, E1-E2, E4, E6, E7); sections in the order of their
+# tables
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("e3", "grid", ("table3",), "entropic_bound.claims.grid",
                training="train-grid", seed_group=3),
@@ -59,6 +60,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("e4", "predict", ("table4_predictability",), "entropic_bound.claims.predict"),
     Experiment("e6", "lm", ("table6_stats", "table6_trajectory"), "entropic_bound.claims.lm",
                training="train-lm", seed_group=2),
+    Experiment("e7", "lm", ("table7",), "entropic_bound.claims.e7",
+               sections="entropic_bound.reporting.e7", training="train-lm", seed_group=3),
 )
 
 
