@@ -45,9 +45,11 @@ def fused_forward(self: Block, x: torch.Tensor, probe: list | None = None) -> to
 
 
 def step_timer(d_model: int, bf16: bool, *, fused: bool = False, compiled: bool = False,
-               batch: int = BATCH) -> Callable[[], float]:
-    """A function that runs one training step and returns its seconds."""
-    shape = LMShape(**schema_defaults("e6", "model"))
+               batch: int = BATCH, layers: int | None = None) -> Callable[[], float]:
+    """A function that runs one training step and returns its seconds (``layers``: another
+    depth than the schema's, E7's)."""
+    shape = LMShape(**{**schema_defaults("e6", "model"),
+                       **({"layers": layers} if layers else {})})
     model = build(VOCAB, d_model, shape, seed=0)
     if fused:
         for block in model.blocks:
