@@ -104,6 +104,8 @@ rule aggregate_table7:
         " --stats {output.stats} > {log} 2>&1"
 
 
-EXPERIMENT_TABLES.extend(parquets(rules.aggregate_table7.output))
-EXPERIMENT_FIGURES.append("table7")
-EXPERIMENT_EVIDENCE["e7_measures"] = E7_MEASURES
+# in the default run, its claims and report, once its cells are stored (config e7.in_report)
+if E7["in_report"]:
+    EXPERIMENT_TABLES.extend(parquets(rules.aggregate_table7.output))
+    EXPERIMENT_FIGURES.append("table7")
+    EXPERIMENT_EVIDENCE["e7_measures"] = E7_MEASURES
