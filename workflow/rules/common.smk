@@ -175,12 +175,17 @@ def teacher_job(spec):
 
 # Cheap rules run in the main process under any executor, never submitted: each takes seconds
 # (the audit its budget, audit.budget_seconds), less than a cluster's queue round-trip. The
-# teacher arrays, the corpora's texts and tokens, the tables, the claims, the audit, the report.
+# teacher arrays, the corpora's texts, tokens and data side (corpus_stats: 2 s a corpus), the
+# per-head tables of the LM cells (measure_lm_cells assembles what training measured), the
+# tables, the claims, the audit, the report. With the stored jobs fetched by `entropic-bound
+# cluster`'s local pass, a cluster run with a full store submits nothing.
 localrules:
     make_grid_data,
     make_fixed_data,
     fetch_corpus,
     tokenize_corpus,
+    corpus_stats,
+    measure_lm_cells,
     aggregate_grid,
     aggregate_table1,
     aggregate_table2,

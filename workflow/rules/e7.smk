@@ -79,6 +79,7 @@ E7_MEASURES = [
 
 
 localrules:
+    measure_e7_cells,
     aggregate_table7,
 
 
