@@ -38,8 +38,9 @@ STORED = {"train_grid_cells": 11, "measure_grid_cells": 11, "train_fixed_cells":
 
 # The cheap rules the main process runs itself (workflow/rules/common.smk's localrules)
 LOCAL = ["make_grid_data", "make_fixed_data", "fetch_corpus", "tokenize_corpus",
-         "corpus_stats", "measure_lm_cells", "aggregate_grid", "aggregate_table1", "aggregate_table2", "aggregate_table4",
-         "aggregate_table6", "evaluate_claims", "audit_store", "render_report"]
+         "corpus_stats", "measure_lm_cells", "aggregate_grid", "aggregate_table1",
+         "aggregate_table2", "aggregate_table4", "aggregate_table6", "evaluate_claims",
+         "audit_store", "render_report"]
 # The README's command adds the site's partition (and account) as default resources; the
 # loopback cluster's partition is `main` (slurm_cluster.py).
 SITE = ["--default-resources", "slurm_partition=main"]
