@@ -61,3 +61,14 @@ def test_a_report_after_a_partial_run_shows_the_tables_built(tmp_path):
     assert "table2.csv" not in html
     assert "Adding table1.csv" in out.stdout + out.stderr
     assert ".parquet (" not in out.stdout + out.stderr  # no table embedded as parquet
+
+
+def test_the_store_plans_a_run_of_named_targets(tmp_path):
+    """`entropic-bound cluster -- OPTIONS TARGET` plans the run of its targets: the plan's dry
+    run put --logger (which takes several values) before the options, and a target after it
+    was read as a logger ("invalid choice")."""
+    from entropic_bound.store.plan import store_plan
+
+    work = copy_workflow(tmp_path)
+    plan = store_plan([*QUICK, TARGET], work)
+    assert {rule: dict(c) for rule, c in plan.items()} == {"estimate_e1_data": {"computed": 1}}

@@ -59,8 +59,9 @@ def ledger(snakemake_args: list[str], workdir: str | os.PathLike[str] = ".",
     ``argv``; one line naming the command on failure."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "ledger.jsonl"
+        # the logger last: --logger takes several values, and would take targets after it
         cmd = [sys.executable, "-m", "snakemake", "-n", *(["--forceall"] if whole else []),
-               "--logger", "entropic-bound", *snakemake_args]
+               *snakemake_args, "--logger", "entropic-bound"]
         proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
                               env={**os.environ, **(env or {}), LEDGER_VARIABLE: str(path)})
         if proc.returncode:
