@@ -34,7 +34,7 @@ from entropic_bound.store.layout import Store
 # the stored rules and their jobs in the quick DAG (tests/workflow/test_resume_from_store.py)
 STORED = {"train_grid_cells": 11, "measure_grid_cells": 11, "train_fixed_cells": 4,
           "measure_fixed_cells": 4, "estimate_e1_data": 2, "estimate_e4_data": 22,
-          "fetch_corpus": 6, "train_lm_cells": 24}
+          "fetch_corpus": 6, "train_lm_cells": 24, "train_e7_cells": 12}
 
 # The cheap rules the main process runs itself (workflow/rules/common.smk's localrules)
 LOCAL = ["make_grid_data", "make_fixed_data", "fetch_corpus", "tokenize_corpus",

@@ -239,12 +239,12 @@ def test_snakemake_report_zip_bundles_every_table_and_figure_with_its_caption(qu
         page = bundle.read("report/report.html").decode()
     tables = {p.with_suffix(".csv").name for p in (quick_run / "results/tables").glob("*.parquet")}
     figures = {p.name for p in (quick_run / "report/out").glob("table*.png")}
-    assert len(figures) == 7 and figures <= names  # tables 1-6 and E6's training
+    assert len(figures) == 8 and figures <= names  # tables 1-7 and E6's training
     assert tables <= names, tables - names
     # Each figure's own caption (not one caption reused for all) is in the bundle's page.
     captions = [(quick_run / f"workflow/report/figure_{f.removesuffix('.png')}.rst")
                 .read_text().split()[:4] for f in sorted(figures)]
-    assert len({tuple(c) for c in captions}) == 7
+    assert len({tuple(c) for c in captions}) == 8
     for words in captions:
         assert " ".join(words) in page, words
 
