@@ -137,8 +137,8 @@ def stored(command, keep="entry", keyed=None, expect=None, code=True, given=None
     return {"job": job, "settings": settings}
 
 
-# What an experiment's own rule file (docs/contributing.md) registers for the report's rules:
-# its tables (parquet: the claims, the audit and the report read them), the anchors of its
+# What the rules file of an experiment with rules of its own (docs/contributing.md) registers
+# for the report's jobs: its tables (parquet: the claims, the audit and the report read them), the anchors of its
 # figures (report/out/<anchor>.png, captioned by workflow/report/figure_<anchor>.rst) and its
 # per-cell evidence (a name -> files; the experiment's claims module's `evidence` builds its
 # tables from them for the firmness and the audit's verdict check).
@@ -156,6 +156,34 @@ def tables(caption, category="Tables", **paths):
         view = path.removesuffix(".parquet") + ".csv"
         outputs[f"{name}_csv"] = report(view, category=category, caption=caption)
     return outputs
+
+
+# `snakemake --report FILE` reports on the jobs of the default target and stops at the first
+# file marked for the report that does not exist. After a partial run (Table 1 only), `all`
+# then asks for what was built, and the report shows that. Snakemake tells a Snakefile nothing
+# of the mode; its command line does (--report-after-run reports after building everything).
+REPORT_ONLY = (
+    any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv)
+    and "--report-after-run" not in sys.argv
+)
+
+
+def built(targets):
+    """The targets that exist with their CSV views (a table of a run before the views were
+    written has none: it is left out, not an error); one line names what the report lacks."""
+    ready = [
+        t
+        for t in targets
+        if os.path.exists(t)
+        and (not t.endswith(".parquet") or os.path.exists(t.removesuffix(".parquet") + ".csv"))
+    ]
+    if len(ready) < len(targets):
+        print(
+            f"snakemake --report: {len(ready)} of the {len(targets)} targets of a whole run are "
+            "built; the report shows those (build the others first for a whole report)",
+            file=sys.stderr,
+        )
+    return ready
 
 
 def parquets(outputs):

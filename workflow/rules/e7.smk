@@ -30,21 +30,6 @@ wildcard_constraints:
     layers=r"\d+",
 
 
-def e7_cells(pattern):
-    """`pattern` (fields corpus, layers, d_model, seed) for every E7 cell."""
-    return [
-        path
-        for cell in E7["cells"]
-        for path in expand(
-            pattern,
-            corpus=sorted(config["e6"]["corpora"]),
-            layers=cell["layers"],
-            d_model=cell["d_model"],
-            seed=sorted(E7["seeds"]),
-        )
-    ]
-
-
 use rule train_lm_cells as train_e7_cells with:
     output:
         weights=f"results/cells/e7/{E7_CELL}.npz",
@@ -67,8 +52,19 @@ use rule measure_lm_cells as measure_e7_cells with:
         f"logs/measure_e7_cells/{E7_CELL}.log",
 
 
+# every E7 cell's measures, then E6's depth-2 cells beside them
 E7_MEASURES = [
-    *e7_cells(rules.measure_e7_cells.output.measures),
+    *[
+        path
+        for cell in E7["cells"]
+        for path in expand(
+            rules.measure_e7_cells.output.measures,
+            corpus=sorted(config["e6"]["corpora"]),
+            layers=cell["layers"],
+            d_model=cell["d_model"],
+            seed=sorted(E7["seeds"]),
+        )
+    ],
     *expand(
         rules.measure_lm_cells.output.measures,
         corpus=sorted(config["e6"]["corpora"]),

@@ -74,34 +74,6 @@ if EXPERIMENT_EVIDENCE:
 MACHINE_STUDY = ["report/machine/claims.csv", "report/machine/study.json"]
 MACHINE_STUDY_TABLES = ["report/machine/cells.csv", "report/machine/tables.csv"]
 
-# `snakemake --report FILE` reports on the jobs of the default target and stops at the first
-# file marked for the report that does not exist. After a partial run (Table 1 only), `all`
-# then asks for what was built, and the report shows that. Snakemake tells a Snakefile nothing
-# of the mode; its command line does (--report-after-run reports after building everything).
-REPORT_ONLY = (
-    any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv)
-    and "--report-after-run" not in sys.argv
-)
-
-
-def built(targets):
-    """The targets that exist with their CSV views (a table of a run before the views were
-    written has none: it is left out, not an error); one line names what the report lacks."""
-    ready = [
-        t
-        for t in targets
-        if os.path.exists(t)
-        and (not t.endswith(".parquet") or os.path.exists(t.removesuffix(".parquet") + ".csv"))
-    ]
-    if len(ready) < len(targets):
-        print(
-            f"snakemake --report: {len(ready)} of the {len(targets)} targets of a whole run are "
-            "built; the report shows those (build the others first for a whole report)",
-            file=sys.stderr,
-        )
-    return ready
-
-
 # Paper tables with a figure; each has its caption in workflow/report/figure_<table>.rst.
 FIGURES = [
     "table1",
