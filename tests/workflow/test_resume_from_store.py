@@ -32,8 +32,10 @@ STORED = {"train_grid_cells": 8 + 3, "measure_grid_cells": 8 + 3,  # E3 2x2x2, E
           "train_fixed_cells": 2 + 2, "measure_fixed_cells": 2 + 2,  # E1 2 seeds, E2 2 operators
           "estimate_e1_data": 2, "estimate_e4_data": 22,  # E3's 8 and the settings' 6 + 4 + 4
           "fetch_corpus": 6,  # the pinned texts: a moved registry cannot stop a resumed run
-          "train_lm_cells": 6 * 2 * 2}  # corpora x d_models x seeds; E6's measures read the
-# trajectory its training measured, in seconds: that job is not stored
+          "train_lm_cells": 6 * 2 * 2,  # corpora x d_models x seeds
+          "train_e7_cells": 6 * 1 * 2}  # corpora x E7's one depth-3 cell x seeds
+# E6's and E7's measures read the trajectory their training measured, in seconds: those jobs
+# are not stored
 
 
 def store_plan(workdir, *args: str) -> dict[str, Counter]:
@@ -99,7 +101,8 @@ def test_a_run_fills_the_store_with_one_sealed_entry_per_stored_job(quick_run):
     commands = Counter(r["argv"][1] for r in records)
     assert sum(STORED.values()) == len(stored) == len(records)
     assert commands["train-grid"] == STORED["train_grid_cells"]
-    assert commands["train-lm"] == STORED["train_lm_cells"]
+    # E7's deeper cells are E6's command at other params
+    assert commands["train-lm"] == STORED["train_lm_cells"] + STORED["train_e7_cells"]
     assert seal_store(Store(quick_run / "results/store")) == []  # the run sealed every entry
     # realisations of the tokenizer jobs alone: no key reads a teacher array's bytes
     realised = sorted((quick_run / "results/store/realisations").glob("*.json"))
@@ -115,7 +118,7 @@ def test_a_run_fills_the_store_with_one_sealed_entry_per_stored_job(quick_run):
     lm_weights = [f for files in stored.values() for f in files
                   if f.name.endswith("_weights.npz") and any(
                       "train-lm" in g.read_text() for g in files if g.suffix == ".json")]
-    assert len(lm_weights) == STORED["train_lm_cells"]
+    assert len(lm_weights) == STORED["train_lm_cells"] + STORED["train_e7_cells"]
     with open_npz(lm_weights[0]) as z:
         assert {z[k].dtype for k in z.files} == {np.dtype("float16")}
     # the costs tables count stored jobs from their records, with the CPU they ran on
@@ -230,8 +233,9 @@ def test_an_edit_misses_exactly_the_entries_of_the_rules_that_run_it(clone_with_
 
 def test_store_rekeys_prices_an_edit_per_experiment(clone_with_store):
     """`entropic-bound store rekeys`, the command contributors run before a commit: nothing
-    re-keyed on the clean tree; an edit to E6's training code re-keys E6's 24 training entries,
-    priced in job-hours from their records, and nothing of E1-E5."""
+    re-keyed on the clean tree; an edit to E6's training code re-keys E6's 24 training entries
+    and E7's 12 (the same command), priced in job-hours from their records, and nothing of
+    E1-E5."""
 
     def rekeys() -> dict[str, list[str]]:
         proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "store", "rekeys",
@@ -250,8 +254,9 @@ def test_store_rekeys_prices_an_edit_per_experiment(clone_with_store):
     finally:
         path.write_text(original)
     assert edited["e6"][3] == "24" and float(edited["e6"][4]) > 0
+    assert edited["e7"][3] == "12" and float(edited["e7"][4]) > 0
     assert all(edited[e][3] == "0" for e in ("e1", "e2", "e3", "e4", "e5"))
-    assert edited["24"][0] == "of"
+    assert edited["36"][0] == "of"
 
 
 def test_the_audit_recomputes_entries_and_fails_on_a_planted_wrong_one(clone_with_store):
@@ -299,14 +304,15 @@ def test_a_changed_corpus_text_re_keys_that_corpus_and_no_other(run_copy):
     original = (corpus / "text.txt").read_text()
     root = run_copy / "results/store"
     for text, cells in ((original + "\nEXEUNT, past the characters kept.\n", 0),
-                        ("A new first line of text.\n" + original, 4)):
+                        ("A new first line of text.\n" + original, 4 + 2)):
         provenance = json.loads((corpus / "provenance.json").read_text())
         provenance["text_sha256"] = hashlib.sha256(text.encode()).hexdigest()
         (corpus / "text.txt").write_text(text)
         (corpus / "provenance.json").write_text(json.dumps(provenance))
         # a dry run cannot know the new tokens yet: their cells wait for the tokenizer
         plan = store_plan(run_copy)
-        assert {rule: dict(c) for rule, c in plan.items()} == {"train_lm_cells": {"computed": 4}}
+        assert {rule: dict(c) for rule, c in plan.items()} == {
+            "train_lm_cells": {"computed": 4}, "train_e7_cells": {"computed": 2}}
         before = set(entries(root))
         out = snakemake(run_copy, *QUICK)
         made = new_entries(root, before)

@@ -96,7 +96,7 @@ def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):
 def test_editing_attention_measures_reruns_measures_not_lm_training(quick_run):
     jobs = jobs_after_edit(quick_run, "src/entropic_bound/measures/lm.py")
     assert jobs == {"measure_lm_cells": 6 * 2 * 2, "aggregate_table6": 1,
-                    "evaluate_claims": 1, "audit_store": 1, "render_report": 1,
+                    "measure_e7_cells": 6 * 2, "aggregate_table7": 1, "evaluate_claims": 1, "audit_store": 1, "render_report": 1,
                     "all": 1}
 
 
@@ -303,7 +303,7 @@ def test_every_stored_job_keys_the_import_closure_of_the_command_it_runs(quick_r
         expected = [] if rule == "fetch_corpus" else command_sources(argv[1])
         assert manifest["inputs"].get("code", []) == expected, rule
         checked.add(rule)
-    assert len(checked) == 10  # every rule whose params are **stored(...)
+    assert len(checked) == 12  # every rule whose params are **stored(...)
 
 
 def test_an_edit_reruns_exactly_the_rules_that_execute_the_edited_file(quick_run):
