@@ -237,15 +237,21 @@ def test_store_rekeys_prices_an_edit_per_experiment(clone_with_store):
     and E7's 12 (the same command), priced in job-hours from their records, and nothing of
     E1-E5."""
 
-    def rekeys() -> dict[str, list[str]]:
+    def rekeys(*targets: str) -> dict[str, list[str]]:
         proc = subprocess.run([sys.executable, "-m", "entropic_bound.cli", "store", "rekeys",
-                               "--store", "results/store", "--", *QUICK], cwd=clone_with_store,
-                              capture_output=True, text=True, check=True)
+                               "--store", "results/store", "--", *QUICK, *targets],
+                              cwd=clone_with_store, capture_output=True, text=True, check=True)
         return {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines()}
 
+    total = len(entries(clone_with_store / "results/store"))
     clean = rekeys()
-    assert clean["all"][3] == "0" and clean["0"][:2] == ["of", str(len(
-        entries(clone_with_store / "results/store")))]
+    assert clean["all"][3] == "0" and clean["0"][:2] == ["of", str(total)]
+    assert not any(words[:3] == ["entries", "of", "experiments"] for words in clean.values())
+    # a DAG of Table 1 alone: the other experiments' entries are outside it, not re-keyed
+    table1 = rekeys("results/tables/table1.parquet")
+    fetched = int(table1["all"][0])
+    assert 0 < fetched < total and table1["0"][:2] == ["of", str(total)]
+    assert table1[str(total - fetched)][:3] == ["entries", "of", "experiments"]
     path = clone_with_store / "src/entropic_bound/training/lm.py"
     original = path.read_text()
     try:

@@ -96,8 +96,8 @@ def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):
 def test_editing_attention_measures_reruns_measures_not_lm_training(quick_run):
     jobs = jobs_after_edit(quick_run, "src/entropic_bound/measures/lm.py")
     assert jobs == {"measure_lm_cells": 6 * 2 * 2, "aggregate_table6": 1,
-                    "measure_e7_cells": 6 * 2, "aggregate_table7": 1, "evaluate_claims": 1, "audit_store": 1, "render_report": 1,
-                    "all": 1}
+                    "measure_e7_cells": 6 * 2, "aggregate_table7": 1, "evaluate_claims": 1,
+                    "audit_store": 1, "render_report": 1, "all": 1}
 
 
 def test_changing_one_corpus_source_refetches_only_that_corpus(quick_run):
