@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,7 +59,8 @@ def rekeys(store: Store, snakemake_args: list[str],
     """Print, per experiment, the DAG's stored jobs that the store serves, those to compute,
     those unknown until their upstream jobs run, and the entries no job finds any more (an
     entry whose record writes the outputs of a job whose key is unknown is not counted as
-    re-keyed: it may still be that job's); ``progress`` hears each step."""
+    re-keyed: it may still be that job's; nor is one of an experiment the DAG plans no job
+    of, which is counted on a line of its own); ``progress`` hears each step."""
     progress("a dry run of the whole DAG (snakemake -n --forceall)")
     plan = Plan(ledger(snakemake_args), store.path)
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -78,6 +79,7 @@ def rekeys(store: Store, snakemake_args: list[str],
     progress("the entries no job finds, by their signed records")
     listing = store.listing()
     rekeyed, refused = [], []
+    planned, outside = set(rows), Counter()
     for name in store.unused(plan.in_use()):
         if name not in listing.seals:
             continue
@@ -87,9 +89,14 @@ def rekeys(store: Store, snakemake_args: list[str],
         argv = record.get("argv") if isinstance(record.get("argv"), list) else []
         if waiting & set(map(str, argv)):
             continue  # perhaps the entry of a job whose key is not known yet
-        rekeyed.append(name)
         exp = (experiment_of_record(str(argv[argv.index("--record") + 1]))
                if "--record" in argv[:-1] else "other")
+        if exp not in planned:
+            # no job of its experiment is in this DAG (an experiment outside the default run,
+            # or targets naming others): nothing here looks for it, so nothing re-keyed it
+            outside[exp] += 1
+            continue
+        rekeyed.append(name)
         rows[exp]["re-keyed"] += 1
         rows[exp]["re-keyed job-hours"] += record.get("s", 0) / 3600
     for line in refused:
@@ -108,6 +115,10 @@ def rekeys(store: Store, snakemake_args: list[str],
     print(f"{len(rekeyed)} of {len(listing.seals)} entries re-keyed "
           f"({total['re-keyed job-hours']:.2f} job-hours), {int(total['unknown'])} jobs unknown "
           "until their upstream jobs run (their keys read outputs no run has made yet)")
+    if outside:
+        print(f"{sum(outside.values())} entries of experiments this DAG plans no job of, not "
+              "judged (" + ", ".join(f"{e}: {n}" for e, n in sorted(outside.items()))
+              + "); name their targets or config to judge them")
 
 
 def unused(store: Store, snakemake_args: list[str], remove: bool) -> None:
