@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session PM4IEcYfxu7m+UUj7m0xmdXtaL2Eu8cjiue4XBMzj1YZvYdZnP0duv9a4LzDr88l3lAAj53lzx19S8I10aJKAQ==

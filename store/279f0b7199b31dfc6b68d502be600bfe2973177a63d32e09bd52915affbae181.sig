@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session 5E11Q4ewJQFxqHiJatYkIUYJO/RpuiZCDqvtzkyVvDr5pM8nzmIteaek5+L5tdp0rHWKtEqOn6En8dlBodU6Bg==

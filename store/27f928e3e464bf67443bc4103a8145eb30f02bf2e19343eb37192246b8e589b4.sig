@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session gd00myx1Q0oL0x5w8IY+AlQYUOtmlR4ASaX5oGg4nKxpLQpb37oyko4tAkXZvc3FwvMD5A4eLjizwYyT/kjiBg==

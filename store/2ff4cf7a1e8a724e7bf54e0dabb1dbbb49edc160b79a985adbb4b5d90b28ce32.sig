@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session oWZ1EqnIDagSf+M8nRcvWmBkA0i9Loc9Z9AfAmDAcpu00I5D53OPyeHlAQWxAWV2ZetCDndq6repcQA+RuQ7BQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session 2cwFNe64f9Cnyzss9ZgEuFE7cVLt183RTVsETXEBEwP0x0eFYzRkxFS/efHi6CISd6YpXhXOJJ37od8yZ4SzCA==

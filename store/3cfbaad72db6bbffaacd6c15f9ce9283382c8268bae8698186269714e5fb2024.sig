@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session vEbs39EvwvKbujsq5ZmMN/EFusUWRdwjqCmR5nlpBnS/uh6k8x819ucSnhOIF1O52rIUZwn4tFDAfL2MyCUxCQ==

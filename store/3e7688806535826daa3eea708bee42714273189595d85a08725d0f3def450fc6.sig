@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session YTujLCJxzc6QlWnO6ZyQjQ8rgTL7JploB6zZ6fk+2oA/rStRarprHlRlsB1YgbqE1Ub6eJSNR36ObwhZR2WqCQ==

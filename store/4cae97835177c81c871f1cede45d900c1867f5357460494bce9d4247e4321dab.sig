@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session 00BUJS9kGQOB0bBM+DrxR8h9ku48LXWmykVVRTuStWDlYGLRMWW5pfEkCBo2s8Zz3FClniyVdAZor3toPF9wDQ==

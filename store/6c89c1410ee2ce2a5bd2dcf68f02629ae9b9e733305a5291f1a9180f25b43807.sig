@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session CX0vuV0qPzrOcy+bX4VRK1SS9ezn38v8dc+sfhEnI7eI4Wx4ReSgzNzSxd5pEGN6a9xgyIMXAA+ocyl2qVNbAQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session ustfAArYGGPPsRPn3C2L/2/NttRKdvLsGITybrNYQz7kQtQcSSIUm4MN2/mjHfnFbqnxUiW3LnlAWsz3AuLyCw==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session XBQjjB8MTNoCeq0oz66sFfp/O3PIPxAwSR2iawoZo/919vh7lnVDG+7uAWtYZzhp6KSrdejzmZHw1qDjrwDaAg==

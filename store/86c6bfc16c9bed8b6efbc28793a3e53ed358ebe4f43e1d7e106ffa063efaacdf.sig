@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session 7kZVzjlLt6uCtkrhrPEVCMwatS+VQp8dkLWJmN7DJ7HWLoqSt9DcOtBqe0G+R6XF8WZcydaR/zQnp3hgh0QKDQ==

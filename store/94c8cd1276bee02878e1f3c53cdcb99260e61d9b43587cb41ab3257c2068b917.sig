@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session D/SMKP9LNR6vFARWFPPsB1r72denVQOEy+s7Fr61l11cjNUj0VRLG2wIlqKHrvVjz6oaJw/byfiHwYvfAxi2AA==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session GdnY9nwmVxoOQAbD226YDbiPzIArpKlCoL2E1rWwJLU/3404eaxRk80a/XIqps2STXEoGv3seZGzuYe+KX2aAw==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session CmM4w8ZtHdKqSTVXb9EnWvx0dBV4ntLlvObSkvfL81ay+mKxMV1oh3BBDcHqKE/K3TaqwxHfPaWduEwOJE9JBw==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session /cDFwWxc37usKnnEA4um4MFQ6e94c1CME2qSNPCYw0s9xA3vcSqqPIu851sSVaQ93ZIxjG3viYcH3/WvOcRbAg==

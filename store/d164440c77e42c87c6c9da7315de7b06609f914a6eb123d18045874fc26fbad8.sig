@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session fcRFDx4eyQnSXb0SLyt6gTBidFFAWgdPWmQ9zR/zRvGlckCGsWRbrDHXwvwJlG+6xMPTjXzJNaX3vRdmitY9Bg==

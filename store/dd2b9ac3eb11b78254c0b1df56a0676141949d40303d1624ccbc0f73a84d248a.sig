@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session pVe00r5tCU6CGmOxf0qwS+mXOqgjOTUv2Vswhc97NBZppVxU4WFh6j0Qu7cPfpxoh1qK7jJeQSq7/Un05XQgBQ==

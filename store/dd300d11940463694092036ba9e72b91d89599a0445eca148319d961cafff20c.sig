@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session IRqG4kh4uFraVfMIGHByLIpncQDeaDa4kFHuUzRNuIUJBNkvhhQIrlUhgjcwM4hEUMTSreV15H8/5UhhB6hCCA==

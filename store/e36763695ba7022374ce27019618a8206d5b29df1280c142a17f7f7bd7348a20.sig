@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session ecAR3hM8nQRDCU5IKz1vSTkzncOuj/yJ7KrRuLY5h+9ELDhOterU7I43tWjILbrozs0JJYHnf7velpmo4Rf+Dw==
