@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session HC47xy1HHEi4XBZ/65HG8OR5xbcPCBJVEncMm1+or2/f2k9Tef75aK8AFdTcFzAkyEdvrT0EtJFJO3in1BoIAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session EUy/yAvJKp8YQDJebuiuWtFdod5TiDFatAaJheu3qavsixEZJ0Y00JIBdffpWcoZJz2ZYLofLOCNTIr169YmBQ==

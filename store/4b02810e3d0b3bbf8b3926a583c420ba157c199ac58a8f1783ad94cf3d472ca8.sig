@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session Bt0bicXC5y6YnvCfcxqhBmZmtZkxnJeRMPe58UpZ4TYRR7Xpj1H2iAz/Dq3G4xph3m4g5pRC4hd/VbYhfYS0Aw==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session hK5uQCwOAAmHET50mKDX2hszdwZmbIXMRdLp0+z2EMBrE0PDtTABk2eMmjilNRqHWaw4i01nkgwK621saHEMAA==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session npAERzJqzf2hWvFsAv6slVxiYzgRRleLPl5yJ8SewJ2FTuQA4UozU+r64b4yS4o6s+oEYG0hs25gFPtZsHzLAg==

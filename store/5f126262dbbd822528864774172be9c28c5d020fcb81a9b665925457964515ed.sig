@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session x3HpbYJBrz4clv5ISx0VQX8+JZFkvMV4SGAWfo/OwWzSb/8Lu9YRRU9uzF2rEY4gghb0zKXIaY7Yd7gVopn9CQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session XXB5kYvJedzbXqD+ifz2oGgmvHhxn6YoAGSz5V4HQtJe2JXxXXpwTg4A38MBGSd0uFAy5a4ywWD1YwuDL8MECw==

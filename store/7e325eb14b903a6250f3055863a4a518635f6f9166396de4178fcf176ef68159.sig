@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session iAo4O0GPHN1dLvNutUZNtpdssLjvmxM128hl39i82/7E79j/FuWPuQeh2qj1u8pJNTM4IZGymnhxvfaLGbkuDw==

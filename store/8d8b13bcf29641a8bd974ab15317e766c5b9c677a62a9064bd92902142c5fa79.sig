@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session EH7AZpTgkE3p8T8apbFYaqCl/nghXp0DM1NMylkm3R4jt2ziZk3iUItY8qACw1XpP40GxNECED1WIa2tU9A+Dg==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session mEk/R2nldCwQ5Szr4fewj0qA1mnkEcaQ30IkRAksHOHw2YVhgwlu2Mx8P64idh4d+p3aa0i9nVvGK4K9z6xEBA==

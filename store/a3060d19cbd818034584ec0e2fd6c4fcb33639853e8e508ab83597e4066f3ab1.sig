@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session XmljP9lNP0+kwafjkQvk7GNEaWiZDH1Uk2NAoBjihU3jfM7vygHtBu2Kcca4x9qN7PrydZqB9aNlrfcC3j4tDQ==

@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session lNf9/1q4M3RZcdK0sIMMj7sopXg+tHOUMHxd7mPAhlHtkoyxRITeFLYI2EzxvJNyRWyQzfzY2vSwd2krV3lgAw==

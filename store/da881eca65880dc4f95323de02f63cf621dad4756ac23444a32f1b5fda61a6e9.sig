@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session kAeG65NkBnbJ6EFEaZMnbX8WopnWPsKp73eXMumwrlJBIi6h5rEgJ9Npy5WN+h3SsS0d3E4gawrUj6w12Wc5BA==

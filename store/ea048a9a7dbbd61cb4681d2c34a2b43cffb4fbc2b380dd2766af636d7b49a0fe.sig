@@ -1,0 +1,1 @@
+entry entropic-bound-2026-12-07-session LI2fYrYmmlms1lZqrM7D+xNDT8byl9NHUr5qBq6lrPfvZZq8pT3EuiMowhjGTjCNGRue4WXCJ/L0pZBwTF4mCA==
