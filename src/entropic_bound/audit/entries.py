@@ -49,6 +49,7 @@ import os
 import random
 import re
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -402,19 +403,19 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
                      f"; left out: {', '.join(left_out)}" if left_out else "")
     log.info("audit: %d of %d entries of this run, drawn with seed %d: %s", len(chosen),
              len(candidates), seed, ", ".join(k[:12] for k in chosen))
-    outcomes = []
+    checking = threading.Lock()
     with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
-        # each recomputation is a process of its own with the job's thread counts: ``jobs``
-        # of them at once; the verdict checks (in this process) one after another
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            done = list(pool.map(lambda key: audit_entry(candidates[key], Path(workdir),
-                                                         Path(tmp) / key[:12], store), chosen))
-        for key, (outcome, recomputed) in zip(chosen, done, strict=True):
+
+        def recompute(key: str) -> Outcome:
             scratch = Path(tmp) / key[:12]
+            outcome, recomputed = audit_entry(candidates[key], Path(workdir), scratch, store)
             if check is not None and recomputed:
-                outcome.verdict_check, outcome.verdicts_moved = check(
-                    candidates[key]["argv"], recomputed, scratch / "readers")
-            outcomes.append(outcome)
+                # the checks judge in this process, one at a time, while the other
+                # recomputations run on
+                with checking:
+                    outcome.verdict_check, outcome.verdicts_moved = check(
+                        candidates[key]["argv"], recomputed, scratch / "readers")
+            # as each finishes: a line of progress
             log.log(logging.INFO if outcome.ok and not outcome.verdicts_moved
                     else logging.ERROR,
                     "%s %s %s (%s): %s; margin %.3g, max |diff| %.3g, max relative %.3g%s; "
@@ -422,4 +423,11 @@ def audit(notes_dir: str | os.PathLike[str], count: int, seed: int,
                     outcome.comparison if outcome.recomputed else "not run", outcome.verdict,
                     outcome.margin, outcome.max_abs_diff, outcome.max_rel_diff,
                     f"; {outcome.detail}" if outcome.detail else "", outcome.verdict_check)
-    return outcomes, left_out
+            return outcome
+
+        # each recomputation is a process of its own with the job's thread counts, ``jobs`` of
+        # them at once, the longest recorded first: a long one started last would run alone
+        longest_first = sorted(chosen, key=lambda k: -recorded_seconds(_record(candidates[k])))
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            done = dict(zip(longest_first, pool.map(recompute, longest_first), strict=True))
+    return [done[key] for key in chosen], left_out
