@@ -121,3 +121,23 @@ def test_a_claim_not_run_gets_no_firmness(verdict):
     table = firmness_table([CLAIM], {"t": Evidence("t", {"cells": frame}, mean_table, "seed")},
                            {} if verdict is None else {CLAIM.id: verdict})
     assert table.iloc[0]["firmness"] == ""
+
+
+def test_firmness_judged_in_processes_equals_in_this_process():
+    """Each table's evidence in a process of its own (``jobs``): the same rows, in claim
+    order, whatever the number of processes; a closure as the table's build (which would not
+    pickle) works there too."""
+    offset = 0.0  # read through the closure
+    claims, evidence, verdicts = [], {}, {}
+    for n, values in enumerate([[1.0, 1.2, 0.9], [1.0, 1.0, -10.0], [0.2] * 10 + [-1.5]]):
+        claim = Claim(f"T{n}.mean", "T", "here", "positive", "> 0", "mean > 0", f"t{n}.x",
+                      positive_mean)
+        frame = pd.DataFrame({"seed": range(len(values)), "x": values})
+        evidence[f"t{n}"] = Evidence(f"t{n}", {"cells": frame},
+                                     lambda f: mean_table(f) + offset, "seed")
+        claims.append(claim)
+        verdicts[claim.id] = positive_mean(mean_table({"cells": frame}) + offset)[1]
+    alone = firmness_table(claims, evidence, verdicts, jobs=1)
+    pd.testing.assert_frame_equal(firmness_table(claims, evidence, verdicts, jobs=2), alone)
+    assert alone["id"].tolist() == ["T0.mean", "T1.mean", "T2.mean"]
+    assert alone["firmness"].tolist() == [FIRM, ONE_SEED, NOT_FIRM]

@@ -100,13 +100,15 @@ rule evaluate_claims:
         "results/benchmarks/evaluate_claims.tsv"
     conda:
         "../../envs/entropic-bound.yaml"
+    # each table's firmness is judged in a process of its own: as many at once as cores
+    threads: workflow.cores
     params:
         code=code_digest("claims"),
         evidence=EVIDENCE_PARAMS,
     shell:
         "entropic-bound claims --tables {input.tables} --params {params.evidence:q}"
         + EVIDENCE_ARGS
-        + " --machine-study report/machine --out {output.out} > {log} 2>&1"
+        + " --machine-study report/machine --jobs {threads} --out {output.out} > {log} 2>&1"
 
 
 # The audit: stored entries of this run, drawn per experiment, recomputed and compared with

@@ -23,8 +23,10 @@ claim is judged again.
 
 from __future__ import annotations
 
+import multiprocessing
 import zlib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -130,22 +132,56 @@ def firmness(claim: Claim, found: Variants, verdict: str) -> tuple[str, str]:
             f"{share}; no seed left out changes it")
 
 
-def firmness_table(claims: list[Claim], evidence: dict[str, Evidence],
-                   verdicts: dict[str, str], draws: int = DRAWS, seed: int = 0
-                   ) -> pd.DataFrame:
-    """One row per claim: ``id``, ``firmness`` (the reading) and ``firmness_detail``; a claim
-    whose table has no evidence here, or that was not run, gets neither."""
-    built = {table: [variants(replace(ev, unit=unit), draws, seed)
-                     for unit in ev.unit.split("+")]
-             for table, ev in evidence.items() if any(c.table == table for c in claims)}
-    rows = []
+def _table_rows(claims: list[Claim], ev: Evidence, verdicts: dict[str, str], draws: int,
+                seed: int) -> dict[str, dict]:
+    """Claim id -> its firmness row, for ``claims`` (judged, of the table ``ev`` builds)."""
+    built = [variants(replace(ev, unit=unit), draws, seed) for unit in ev.unit.split("+")]
+    rows = {}
     for claim in claims:
-        if claim.table not in built or verdicts.get(claim.id) in (None, "not run"):
-            rows.append({"id": claim.id, "firmness": "", "firmness_detail": ""})
-            continue
-        found = [firmness(claim, v, verdicts[claim.id]) for v in built[claim.table]]
+        found = [firmness(claim, v, verdicts[claim.id]) for v in built]
         reading = next((r for r, _ in found if r != FIRM), FIRM)
         detail = found[0][1] if len(found) == 1 else "; ".join(
-            f"across {PLURAL[v.unit]}: {d}" for v, (_, d) in zip(built[claim.table], found))
-        rows.append({"id": claim.id, "firmness": reading, "firmness_detail": detail})
-    return pd.DataFrame(rows)
+            f"across {PLURAL[v.unit]}: {d}" for v, (_, d) in zip(built, found))
+        rows[claim.id] = {"id": claim.id, "firmness": reading, "firmness_detail": detail}
+    return rows
+
+
+def firmness_table(claims: list[Claim], evidence: dict[str, Evidence],
+                   verdicts: dict[str, str], draws: int = DRAWS, seed: int = 0,
+                   jobs: int = 1) -> pd.DataFrame:
+    """One row per claim: ``id``, ``firmness`` (the reading) and ``firmness_detail``; a claim
+    whose table has no evidence here, or that was not run, gets neither. Each table's evidence
+    is resampled and judged in one of ``jobs`` processes (the same rows whatever ``jobs``)."""
+    judged = {table: [c for c in claims if c.table == table
+                      and verdicts.get(c.id) not in (None, "not run")] for table in evidence}
+    tables = [table for table, of in judged.items() if of]
+    found: dict[str, dict] = {}
+    for rows in in_processes(lambda t: _table_rows(judged[t], evidence[t], verdicts, draws,
+                                                   seed), tables, jobs):
+        found.update(rows)
+    return pd.DataFrame([found.get(c.id, {"id": c.id, "firmness": "", "firmness_detail": ""})
+                         for c in claims])
+
+
+_TASK: Callable | None = None
+
+
+def _run_task(item):
+    return _TASK(item)
+
+
+def in_processes(fn: Callable, items: list, jobs: int) -> list:
+    """``fn`` over ``items`` in up to ``jobs`` forked processes, in order; in this process where
+    ``jobs`` is 1 or the platform cannot fork. Forked children inherit ``fn`` and what it
+    reads (evidence frames and closures, which would not pickle); only the items and results
+    cross between processes."""
+    if jobs <= 1 or len(items) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [fn(item) for item in items]
+    global _TASK
+    _TASK = fn
+    try:
+        with ProcessPoolExecutor(min(jobs, len(items)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_run_task, items))
+    finally:
+        _TASK = None

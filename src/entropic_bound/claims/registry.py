@@ -56,9 +56,10 @@ def load_tables(paths: list[str]) -> dict[str, pd.DataFrame]:
 
 
 def run_claims(table_paths: list[str], evidence: dict | None = None,
-               machine_study: str | None = None) -> pd.DataFrame:
+               machine_study: str | None = None, jobs: int = 1) -> pd.DataFrame:
     """The claims table of a run; with ``evidence`` (the per-cell frames' paths of
-    :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it; with
+    :func:`entropic_bound.claims.evidence.evidence`), each verdict's firmness beside it (judged
+    in ``jobs`` processes); with
     ``machine_study`` (a published study's folder), its firmness across machines
     (:func:`entropic_bound.claims.machine_firmness.machine_firmness`)."""
     claims = evaluate_claims(load_tables(table_paths))
@@ -67,7 +68,8 @@ def run_claims(table_paths: list[str], evidence: dict | None = None,
         from entropic_bound.claims.firmness import firmness_table
 
         verdicts = dict(zip(claims["id"], claims["verdict"]))
-        claims = claims.merge(firmness_table(CLAIMS, load_evidence(**evidence), verdicts),
+        claims = claims.merge(firmness_table(CLAIMS, load_evidence(**evidence), verdicts,
+                                             jobs=jobs),
                               on="id", how="left", validate="one_to_one")
     if machine_study is not None:
         from entropic_bound.claims.machine_firmness import machine_firmness
