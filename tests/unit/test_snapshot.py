@@ -233,18 +233,29 @@ CLAIMS = pd.DataFrame({
     "published": ["1.28", "28.5", "51.9", "holds"],
     "reproduced": ["1.28", "39.37", "81.79", ""],
     "verdict": ["reproduced", "reproduced", "not reproduced", "not run"]})
+# a pre-registered claim beyond the paper (E7's kind): tallied apart from the paper's
+EXTENSIONS = pd.DataFrame({
+    "id": ["E7.depth_helps"], "kind": ["extension"], "location": ["Section 8 (iv)"],
+    "statement": ["deeper is better"], "published": ["expected"], "reproduced": ["1.39 > 1.33"],
+    "verdict": ["partly"], "firmness": ["firm"]})
 
 
 def test_the_readme_block_gives_the_stamp_the_verdicts_and_every_claim(run):
     stamp = snapshot(run, effective_config(str(run / CONFIG), str(run / SCHEMA)))
-    CLAIMS.to_csv(run / "report/paper/claims.csv", index=False)
+    pd.concat([CLAIMS, EXTENSIONS]).to_csv(run / "report/paper/claims.csv", index=False)
     text = results_markdown(run / "report/paper", run)
     assert f"commit `{stamp['commit'][:12]}`" in text and "1 invocation(s)" in text
-    assert "**2 reproduced**, **1 not reproduced**, **1 not run**" in text
+    assert ("Claims of the paper and consistency checks: **2 reproduced**, **1 not "
+            "reproduced**, **1 not run**.") in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
-    assert rows[1:] == ["| excess at r = 1 | Table 1 | 28.5 | 39.37 | reproduced |",
-                        "| B3 excess at r* | Table 2 | 51.9 | 81.79 | not reproduced |",
-                        "| \\|excess\\| small | Section 6 | holds |  | not run |"]
+    assert rows[1:4] == ["| excess at r = 1 | Table 1 | 28.5 | 39.37 | reproduced |",
+                         "| B3 excess at r* | Table 2 | 51.9 | 81.79 | not reproduced |",
+                         "| \\|excess\\| small | Section 6 | holds |  | not run |"]
+    # the extension in a table of its own, with its firmness, counted apart
+    assert "Beyond the paper, pre-registered (its open problems): **1 partly**." in text
+    assert rows[4:] == ["| claim | where | expected | ours | verdict | firmness |",
+                        "| deeper is better | Section 8 (iv) | expected | 1.39 > 1.33 | partly "
+                        "| firm |"]
     page = run / "docs/results.md"
     page.parent.mkdir()
     page.write_text(f"# x\n\n{block_begin('results')}\nold\n{block_end('results')}\n\n## next\n")
@@ -263,8 +274,12 @@ def test_the_headline_block_counts_the_claims_and_names_each_one_not_reproduced(
     stamp = snapshot(run, effective_config(str(run / CONFIG), str(run / SCHEMA)))
     checks = pd.DataFrame({**{k: ["-"] for k in CLAIMS.columns}, "kind": ["check"],
                            "verdict": ["not reproduced"]})
-    pd.concat([CLAIMS, checks]).to_csv(run / "report/paper/claims.csv", index=False)
+    pd.concat([CLAIMS, checks, EXTENSIONS]).to_csv(run / "report/paper/claims.csv",
+                                                   index=False)
     text = headline_markdown(run / "report/paper", run)
+    # the extension is not one of the paper's claims: a line of its own
+    assert text.splitlines()[-1] == (
+        "Beyond the paper, on its open problems (pre-registered): **1 partly**.")
     assert text.splitlines()[0] == (
         "Of the paper's 3 claims: **1 reproduced**, **1 not reproduced**, **1 not run** "
         f"([report](report/paper/report.md), commit `{stamp['commit'][:12]}`). Not reproduced:")

@@ -25,7 +25,7 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     # Achievability: at and above r* the excess is small against the floor.
     at = sweep.query("teacher == 'softmax_qk' and r_star == 2 and r >= 2")["excess_mean"]
     assert (at.abs() < 0.1 * floor).all()
-    assert {"claim", "check"} == set(claims["kind"])
+    assert {"claim", "check", "extension"} == set(claims["kind"])
     # Table 1: the rank-1 excess is positive and tracks the exact Eckart-Young value.
     t1 = pd.read_parquet(quick_run / "results/tables/table1_sweep.parquet").set_index("r")
     assert t1.loc[1, "excess_mean"] == pytest.approx(t1.loc[1, "eckart_young"], rel=0.3)
@@ -66,6 +66,12 @@ def test_quick_dag_builds_tables_and_report(quick_run):
     assert "Table 3" in md and "E3.recovery.linear_qk" in md
     assert html.startswith("<!doctype html>") and "data:image/png;base64," in html
     assert "Appendix B" in md and "E6.predicted_vs_measured.pearson" in md
+    # the header tallies the paper's claims, E7's pre-registered ones on a line of their own
+    claims = pd.read_parquet(quick_run / "results/tables/claims.parquet")
+    tally = {line.split(":")[0]: sum(map(int, re.findall(r"\*\*(\d+) ", line)))
+             for line in md.splitlines()[:6] if line.startswith(("Claims", "Beyond"))}
+    assert tally == {"Claims of the paper": int((claims["kind"] == "claim").sum()),
+                     "Beyond the paper (open problem (iv), pre-registered)": 4}
 
 
 def test_quick_dag_runs_e6_on_six_real_corpora(quick_run):

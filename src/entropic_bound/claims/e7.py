@@ -41,6 +41,7 @@ from scipy.stats import spearmanr
 
 from entropic_bound.claims.firmness import Evidence
 from entropic_bound.claims.rules import (
+    EXTENSION,
     NOT_COMPARABLE,
     NOT_REPRODUCED,
     NOT_RUN,
@@ -179,28 +180,29 @@ CLAIMS = [
           "last layer's", EXPECTATION,
           "every (depth >= 4, d_model): CV across corpora of layer 0 > of the last layer; not "
           "reproduced when none; partly otherwise" + TRAINED, "table7_stats.value",
-          _trained(task_specific()), readings=_readings(task_specific)),
+          _trained(task_specific()), readings=_readings(task_specific), kind=EXTENSION),
     Claim("E7.saturation", "E7", "Section 8 (iv)",
           "at depth >= 4, the static Reff over its ceiling (d_head) rises with the layer "
           "index and its increments shrink", EXPECTATION,
           "every (depth >= 4, d_model): Spearman(layer, corpus mean) >= 0.8, last > first, "
           "and the mean increment over layers depth // 2 .. last below that over 0 .. "
           "depth // 2; not reproduced when none rises; partly otherwise" + TRAINED,
-          "table7_stats.value", _trained(saturation()), readings=_readings(saturation)),
+          "table7_stats.value", _trained(saturation()), readings=_readings(saturation),
+          kind=EXTENSION),
     Claim("E7.first_layer_moves_most", "E7", "Section 8 (iv)",
           "at depth >= 4, training moves the first layer's static Reff further below its "
           "initial value than the last layer's",
           "expected here, with (iv): the layer that specialises moves most",
           "every (depth >= 4, d_model): corpus-mean static_drop of layer 0 > of the last "
           "layer; not reproduced when none; partly otherwise" + TRAINED, "table7_stats.value",
-          _trained(first_layer_moves_most)),
+          _trained(first_layer_moves_most), kind=EXTENSION),
     Claim("E7.depth_helps", "E7", "Section 8 (iv)",
           "at one width, each added depth lowers the held-out loss (corpus mean)",
           "expected here: deeper models fit better at E6's protocol",
           "every d_model with three depths or more: loss strictly falls with each depth; "
           "partly where only the deepest is below the shallowest; not reproduced when the "
           "deepest is not below the shallowest at any" + TRAINED, "table7_stats.value",
-          _trained(depth_helps)),
+          _trained(depth_helps), kind=EXTENSION),
 ]
 
 

@@ -5,7 +5,10 @@ result column it is checked against) and the verdict helpers the rules of every 
 Verdicts: reproduced, partly, not reproduced, not run, and "not comparable" where the run's
 budget leaves the measured quantity too close to its initial value to say anything. Entries of
 kind "check" are arithmetic consistency checks (noise floors, teacher energy ranks): they test
-the pipeline's definitions, not the paper's experiments, and stay out of the tallies.
+the pipeline's definitions, not the paper's experiments, and stay out of the tallies. Entries
+of kind "extension" are this project's hypotheses on one of the paper's open problems (E7, open
+problem (iv)), committed before their cells were computed: judged and firmed like a claim,
+tallied apart from the paper's claims.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pandas as pd
 
 REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_RUN = "reproduced", "partly", "not reproduced", "not run"
 NOT_COMPARABLE = "not comparable"
-CLAIM, CHECK = "claim", "check"
+CLAIM, CHECK, EXTENSION = "claim", "check", "extension"
 
 Tables = Mapping[str, pd.DataFrame]
 Outcome = tuple[str, str]  # (reproduced value as text, verdict)
@@ -35,7 +38,8 @@ class Claim:
     rule: str
     column: str  # "<table>.<column>" the claim is checked against
     evaluate: Callable[[pd.DataFrame], Outcome]
-    kind: str = CLAIM  # CHECK: an arithmetic consistency check, outside the tallies
+    # CHECK: an arithmetic consistency check, outside the tallies; EXTENSION: beyond the paper
+    kind: str = CLAIM
     # the other readings the protocol names (another tolerance, estimator, block or operator),
     # each judged by the same rule on the same table; the verdict stays on the binding one
     readings: Readings | None = None

@@ -19,7 +19,7 @@ import pandas as pd
 
 from entropic_bound.claims.firmness import DRAWS, FIRM_SHARE
 from entropic_bound.claims.registry import load_tables
-from entropic_bound.claims.rules import CLAIM
+from entropic_bound.claims.rules import CHECK, CLAIM, EXTENSION
 from entropic_bound.plumbing.atomic import read_parquet, write_bytes, write_text
 from entropic_bound.plumbing.settings import RUN_KEYS, effective_config, flat_settings
 from entropic_bound.reporting.sections import SECTIONS, anchor_of
@@ -133,15 +133,20 @@ def render_report(table_paths: list[str], claims_path: str, templates: str, mark
     for sec in sections:
         sec.claims = everything[everything["anchor"] == sec.anchor].to_dict("records")
     everything["anchor"] = everything["anchor"].where(everything["anchor"].isin(present), None)
-    claims = everything[everything["kind"] == CLAIM]
-    checks = everything[everything["kind"] != CLAIM]
+    # the paper's claims and this project's pre-registered ones share the claim tables; each
+    # is tallied apart, the consistency checks not at all
+    claims = everything[everything["kind"] != CHECK]
+    checks = everything[everything["kind"] == CHECK]
     differs = settings_diff(params, effective_config(paper_config, schema) if paper_config
                             else params)
     env = SandboxedEnvironment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
                       autoescape=False, trim_blocks=True, lstrip_blocks=True)
     context = {
         "sections": sections, "claims": claims, "checks": checks,
-        "counts": claims["verdict"].value_counts().to_dict(), "params": params,
+        "counts": claims[claims["kind"] == CLAIM]["verdict"].value_counts().to_dict(),
+        "extension_counts":
+            claims[claims["kind"] == EXTENSION]["verdict"].value_counts().to_dict(),
+        "params": params,
         "differs": differs, "run": run_info(), "profile": params.get("profile"),
         "firmness_method": FIRMNESS_METHOD,
         "md": lambda f: f.to_markdown(index=False),
@@ -159,7 +164,8 @@ FIRMNESS_METHOD = (
     f"{FIRM_SHARE:.0%} of the resamples give it, 'rests on one seed' when leaving out one seed "
     "changes it. App. B's (E6) rest on the six corpora: each corpus left out; 'firm' when none "
     "changes the verdict, 'rests on one corpus' when one does (the detail gives the statistic "
-    "with each corpus left out).")
+    "with each corpus left out). E7's rest on both: 'firm' when both readings are, else the "
+    "first that is not, seeds first.")
 
 STALE_MARK = "STALE REPORT"
 

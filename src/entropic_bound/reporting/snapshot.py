@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from entropic_bound.claims.rules import CLAIM, EXTENSION
 from entropic_bound.plumbing.atomic import read_parquet, write_text
 from entropic_bound.plumbing.settings import (
     RUN_KEYS,
@@ -333,11 +334,17 @@ def _stamp_line(snapshot: Path, link: str) -> str:
             f"{m['memory_gib']} GiB, torch {m['torch']}).")
 
 
-def _claims(snapshot: Path) -> tuple[pd.DataFrame, str]:
+def _counts(claims: pd.DataFrame) -> str:
+    return ", ".join(f"**{n} {verdict}**" for verdict, n in
+                     claims["verdict"].value_counts().items())
+
+
+def _claims(snapshot: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The snapshot's claims and checks, and apart from them its extensions (this project's
+    pre-registered hypotheses on the paper's open problems: E7)."""
     claims = pd.read_csv(snapshot / "claims.csv", keep_default_na=False)
-    counts = ", ".join(f"**{n} {verdict}**" for verdict, n in
-                       claims["verdict"].value_counts().items())
-    return claims, counts
+    extension = claims["kind"] == EXTENSION
+    return claims[~extension], claims[extension]
 
 
 def results_markdown(snapshot: str | Path, base: str | Path = ".") -> str:
@@ -346,18 +353,27 @@ def results_markdown(snapshot: str | Path, base: str | Path = ".") -> str:
     paper with the published number beside ours (its ``claims.csv``). Its link to the snapshot
     is relative to ``base``, the folder of the page that holds it."""
     snapshot = Path(snapshot)
-    claims, counts = _claims(snapshot)
+    claims, extensions = _claims(snapshot)
     lines = [
         _stamp_line(snapshot, Path(os.path.relpath(snapshot, base)).as_posix()),
         "",
-        f"Claims of the paper and consistency checks: {counts}.",
+        f"Claims of the paper and consistency checks: {_counts(claims)}.",
         "",
         "| claim | where | paper | ours | verdict |",
         "|---|---|---|---|---|",
     ]
-    for c in claims[claims["kind"] == "claim"].itertuples():
+    for c in claims[claims["kind"] == CLAIM].itertuples():
         lines.append(f"| {_cell(c.statement)} | {_cell(c.location)} | {_cell(c.published)} "
                      f"| {_cell(c.reproduced)} | {c.verdict} |")
+    if not extensions.empty:
+        lines += ["", f"Beyond the paper, pre-registered (its open problems): "
+                      f"{_counts(extensions)}.", "",
+                  "| claim | where | expected | ours | verdict | firmness |",
+                  "|---|---|---|---|---|---|"]
+        for c in extensions.itertuples():
+            lines.append(f"| {_cell(c.statement)} | {_cell(c.location)} | "
+                         f"{_cell(c.published)} | {_cell(c.reproduced)} | {c.verdict} | "
+                         f"{_cell(c.firmness)} |")
     return "\n".join(lines)
 
 
@@ -367,16 +383,17 @@ def headline_markdown(snapshot: str | Path, base: str | Path = ".") -> str:
     snapshot's report (relative to ``base``, the README's folder)."""
     snapshot = Path(snapshot)
     link = Path(os.path.relpath(snapshot, base)).as_posix()
-    claims, _ = _claims(snapshot)
-    paper = claims[claims["kind"] == "claim"]
-    counts = ", ".join(f"**{n} {verdict}**" for verdict, n in
-                       paper["verdict"].value_counts().items())
+    claims, extensions = _claims(snapshot)
+    paper = claims[claims["kind"] == CLAIM]
     stamp = json.loads((snapshot / "stamp.json").read_text())
-    lines = [f"Of the paper's {len(paper)} claims: {counts} ([report]({link}/report.md), "
+    lines = [f"Of the paper's {len(paper)} claims: {_counts(paper)} ([report]({link}/report.md), "
              f"commit `{stamp['commit'][:12]}`). Not reproduced:", ""]
     for c in paper[paper["verdict"] == "not reproduced"].itertuples():
         lines.append(f"- {_cell(c.statement)} ({_cell(c.location)}): paper "
                      f"{_cell(c.published)}, ours {_cell(c.reproduced)}")
+    if not extensions.empty:
+        lines += ["", f"Beyond the paper, on its open problems (pre-registered): "
+                      f"{_counts(extensions)}."]
     return "\n".join(lines)
 
 
