@@ -15,6 +15,7 @@ from entropic_bound.reporting.sections import Section, Tables, fmt
 def figure_table7(layers: pd.DataFrame) -> bytes:
     """Static Reff / d_head (seed-and-head means) against the layer index."""
     import seaborn as sns
+    from matplotlib.ticker import MaxNLocator
 
     data = layers.assign(config=[f"depth {d}, d_model {w}" for d, w in
                                  zip(layers["depth"], layers["d_model"])])
@@ -27,6 +28,9 @@ def figure_table7(layers: pd.DataFrame) -> bytes:
                            height=3.0, aspect=1.0, facet_kws={"sharex": False})
         grid.set_axis_labels("layer index", "static Reff / d_head")
         grid.set_titles("{col_name}")
+        # layers are whole numbers: no tick at 0.2 of a layer on the depth-2 panels
+        for ax in grid.axes.flat:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         return grid.figure
 
     return png(draw)
