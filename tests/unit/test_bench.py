@@ -140,11 +140,13 @@ def test_a_spawned_cells_peak_memory_is_its_own_not_its_parents():
 def test_the_job_start_floor_counts_every_job_of_the_dag_by_its_command():
     counts = dag_job_counts()
     # E3: 2 teachers x 6 r* x 5 seeds; E5: 3 spectra x 5 seeds; E4: E3's 60 datasets and its
-    # robustness settings (30 + 36 + 36); E6: 6 corpora x 3 d_model x 5 seeds.
+    # robustness settings (30 + 36 + 36); E6: 6 corpora x 3 d_model x 5 seeds; E7: 6 corpora
+    # x 3 (depth, d_model) x 3 seeds, and its table.
     assert counts["train_grid_cells"] == 60 + 15
     assert counts["estimate_e4_data"] == 60 + 30 + 36 + 36
     assert counts["train_lm_cells"] == counts["measure_lm_cells"] == 90
-    assert sum(counts.values()) == 747
+    assert counts["train_e7_cells"] == counts["measure_e7_cells"] == 54
+    assert sum(counts.values()) == 747 + 54 + 54 + 1
     commands = rule_commands()
     assert commands["train_grid_cells"] == "train-grid"
     assert commands["make_grid_data"] == commands["make_fixed_data"] == "make-data"

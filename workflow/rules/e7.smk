@@ -101,7 +101,7 @@ rule aggregate_table7:
         " --stats {output.stats} > {log} 2>&1"
 
 
-# in the default run, its claims and report, once its cells are stored (config e7.in_report)
+# in the default run, its claims and report (config e7.in_report: false leaves E7 out)
 if E7["in_report"]:
     EXPERIMENT_TABLES.extend(parquets(rules.aggregate_table7.output))
     EXPERIMENT_FIGURES.append("table7")
