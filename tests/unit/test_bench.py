@@ -150,6 +150,7 @@ def test_the_job_start_floor_counts_every_job_of_the_dag_by_its_command():
     commands = rule_commands()
     assert commands["train_grid_cells"] == "train-grid"
     assert commands["make_grid_data"] == commands["make_fixed_data"] == "make-data"
+    assert commands["train_e7_cells"] == commands["train_lm_cells"] == "train-lm"  # use rule
     assert set(counts) - set(commands) == {"all"}  # the one rule that starts no process
     # a job that imports torch starts slower than one that reads a table
     assert job_start_seconds("train-grid", rounds=1) > job_start_seconds("claims", rounds=1)

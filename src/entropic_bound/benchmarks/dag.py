@@ -224,6 +224,8 @@ def job_start_seconds(command: str, rounds: int = 3) -> float:
 
 _RULE = re.compile(r"^rule (\w+):", re.M)
 _COMMAND = re.compile(r"entropic-bound ([a-z0-9-]+)")
+# `use rule A as B with:` runs A's command (its shell is inherited unless the block sets one)
+_USE_RULE = re.compile(r"^use rule (\w+) as (\w+)", re.M)
 # a shell command given by name (MAKE_DATA; a stored rule's STORED runs the command of its
 # `job` param, written in the rule)
 _SHELL_NAME = re.compile(r"^    shell:\n\s+([A-Z][A-Z0-9_]*)\s*$", re.M)
@@ -232,7 +234,8 @@ _SHELL_NAME = re.compile(r"^    shell:\n\s+([A-Z][A-Z0-9_]*)\s*$", re.M)
 def rule_commands(rules_dir: str = "workflow/rules") -> dict[str, str]:
     """The ``entropic-bound`` command each rule of the workflow runs (a rule runs one, by the
     workflow's design, written in its shell, its stored `job` param or the constant its shell
-    names); rules that run none (``all``) are absent."""
+    names; a rule made by ``use rule`` runs its parent's); rules that run none (``all``) are
+    absent."""
     texts = {path: path.read_text(encoding="utf-8")
              for path in sorted(Path(rules_dir).glob("*.smk"))}
     named = {m.group(1): c.group(1) for text in texts.values()
@@ -247,6 +250,10 @@ def rule_commands(rules_dir: str = "workflow/rules") -> dict[str, str]:
                 commands[match.group(1)] = named[by_name.group(1)]
             elif command := _COMMAND.search(text, match.end(), end):
                 commands[match.group(1)] = command.group(1)
+    for text in texts.values():
+        for use in _USE_RULE.finditer(text):
+            if use.group(1) in commands:
+                commands.setdefault(use.group(2), commands[use.group(1)])
     return commands
 
 
